@@ -1,0 +1,1 @@
+"""Benchmarks of iterative-retrieval (run from the project root: `python -m bench.quality`)."""

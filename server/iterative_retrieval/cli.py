@@ -1,0 +1,176 @@
+"""The command line: `retrieve` a task's context, `index` a root, `serve` the LSP, `mcp`.
+
+Kept free of pygls and lsprotocol imports on the `retrieve` path: they cost half a second of start.
+Exit status: 0 success, 1 internal error, 2 bad input (missing root, empty task, bad option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+
+from . import __version__
+from .config import DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_CYCLES, DEFAULT_MAX_FILES, Settings
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like the other bad-input errors
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--root", action="append", metavar="PATH",
+                   help="workspace root (repeatable; default: the current folder)")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="where the index lives (default: the user's cache folder)")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="never index or return files matching GLOB (repeatable)")
+    p.add_argument("--include", action="append", default=[], metavar="GLOB",
+                   help="only consider files matching GLOB (repeatable)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="iterative-retrieval",
+        description="Find the files and code regions a coding task needs.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    r = sub.add_parser("retrieve", help="rank the files a task needs, with reasons and regions")
+    r.add_argument("task", nargs="?", help="the task in plain words; '-' reads it from stdin")
+    r.add_argument("--task-file", metavar="FILE", help="read the task from FILE (pasted issues)")
+    _common(r)
+    r.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, metavar="N")
+    r.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS, metavar="TOKENS",
+                   help="token budget of the code regions (default %(default)s)")
+    r.add_argument("--max-files", type=int, default=DEFAULT_MAX_FILES, metavar="N")
+    tests = r.add_mutually_exclusive_group()
+    tests.add_argument("--tests", dest="include_tests", action="store_const", const=True,
+                       help="let tests, docs and fixtures be candidates")
+    tests.add_argument("--no-tests", dest="include_tests", action="store_const", const=False,
+                       help="never return tests, docs and fixtures")
+    fmt = r.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="one JSON object (docs/json-schema.md)")
+    fmt.add_argument("--markdown", action="store_true", help="Markdown ready to paste into a chat")
+    r.add_argument("--regions", action="store_true", help="print the code regions too")
+
+    i = sub.add_parser("index", help="build or refresh the index of the roots and print counts")
+    _common(i)
+    i.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("serve", help="run the language server (stdio by default)")
+    s.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
+
+    m = sub.add_parser("mcp", help="run the MCP server over stdio")
+    m.add_argument("--root", metavar="PATH", help="workspace root (default: the current folder)")
+    m.add_argument("--cache-dir", metavar="DIR")
+    return parser
+
+
+def _read_task(args: argparse.Namespace) -> str:
+    if args.task_file:
+        try:
+            with open(args.task_file, encoding="utf-8", errors="replace") as fh:
+                return fh.read()
+        except OSError as exc:
+            raise ValueError(f"cannot read task file {args.task_file}: {exc.strerror}") from exc
+    if args.task == "-":
+        return sys.stdin.read()
+    return args.task or ""
+
+
+def _progress_printer(quiet: bool):
+    if quiet or not sys.stderr.isatty() and not _force_progress():
+        return None
+    state = {"last": 0.0}
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - state["last"] > 0.2 or done == total:
+            state["last"] = now
+            end = "\n" if done == total else "\r"
+            print(f"indexing {done}/{total} files", end=end, file=sys.stderr, flush=True)
+
+    return progress
+
+
+def _force_progress() -> bool:
+    import os
+
+    return os.environ.get("ITERATIVE_RETRIEVAL_PROGRESS") == "1"
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    s = Settings(
+        exclude=tuple(args.exclude or ()),
+        include=tuple(args.include or ()),
+        cache_dir=args.cache_dir,
+    )
+    if args.command == "retrieve":
+        s = s.merged(
+            max_cycles=args.max_cycles, budget=args.budget, max_files=args.max_files,
+            include_tests=args.include_tests,
+        )
+    return s.validated()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="iterative-retrieval: %(levelname)s: %(message)s")
+    if args.command == "serve":
+        from .lsp.server import run as run_lsp
+
+        return run_lsp(args.tcp)
+    if args.command == "mcp":
+        from .mcp_server import run as run_mcp
+
+        return run_mcp(args.root, args.cache_dir)
+    try:
+        return _run(args)
+    except (ValueError, OSError) as exc:
+        print(f"iterative-retrieval: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .engine import Engine
+
+    settings = _settings(args)
+    roots = args.root or ["."]
+    if args.command == "retrieve":
+        task = _read_task(args)
+        if not task.strip():
+            raise ValueError("the task is empty: say what you want to do")
+    engine = Engine(roots, settings)
+    progress = _progress_printer(args.quiet)
+    stats = engine.refresh(progress=progress)
+    if args.command == "index":
+        if args.json:
+            print(json.dumps([s.to_dict() for s in stats], indent=2))
+        else:
+            for root, s in zip(engine.roots, stats):
+                skipped = ", ".join(f"{k} {v}" for k, v in sorted(s.skipped.items())) or "none"
+                print(f"{root}: {s.files} files ({s.indexed} read, {s.unchanged} unchanged, "
+                      f"{s.removed} removed; skipped: {skipped}) in {s.seconds:.2f}s")
+        return 0
+    from .render import to_json, to_markdown, to_text
+
+    result = engine.retrieve(task)
+    if args.json:
+        print(to_json(result))
+    elif args.markdown:
+        print(to_markdown(result))
+    else:
+        print(to_text(result, show_regions=args.regions))
+    engine.close()
+    return 0

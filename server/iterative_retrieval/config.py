@@ -1,0 +1,77 @@
+"""Settings shared by every surface, with defaults, and where the index lives."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_MAX_CYCLES = 3
+DEFAULT_BUDGET_TOKENS = 8000
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+DEFAULT_MAX_FILES = 15
+PROJECT_IGNORE_FILE = ".iterative-retrieval-ignore"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Options of one retrieval; every surface builds one from its flags or configuration."""
+
+    max_cycles: int = DEFAULT_MAX_CYCLES
+    budget: int = DEFAULT_BUDGET_TOKENS
+    """Token budget of the regions handed out (about 4 characters a token)."""
+    max_files: int = DEFAULT_MAX_FILES
+    """Most files in the result (those >= 0.7 first, then the best of the rest)."""
+    include: tuple[str, ...] = ()
+    """Glob patterns: when given, only matching files are candidates."""
+    exclude: tuple[str, ...] = ()
+    """Extra glob patterns never to index or return."""
+    include_tests: bool | None = None
+    """None: tests count only when the task is about tests."""
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    cache_dir: str | None = None
+    """Where indexes live; default: the platform's cache folder."""
+
+    def merged(self, **overrides: Any) -> Settings:
+        """A copy with the non-None overrides applied (unknown keys are refused)."""
+        known = {f.name for f in fields(self)}
+        bad = set(overrides) - known
+        if bad:
+            raise ValueError(f"unknown setting(s): {', '.join(sorted(bad))}")
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+    def validated(self) -> Settings:
+        """Raise ValueError with a clear message when a value is out of range."""
+        if not 1 <= self.max_cycles <= 10:
+            raise ValueError("max_cycles must be between 1 and 10")
+        if not 200 <= self.budget <= 1_000_000:
+            raise ValueError("budget must be between 200 and 1000000 tokens")
+        if not 1 <= self.max_files <= 200:
+            raise ValueError("max_files must be between 1 and 200")
+        return self
+
+
+def default_cache_dir() -> Path:
+    """The platform's cache folder for this tool (XDG_CACHE_HOME on Linux)."""
+    env = os.environ.get("ITERATIVE_RETRIEVAL_CACHE")
+    if env:
+        return Path(env)
+    if sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    elif os.name == "nt":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "iterative-retrieval"
+
+
+@dataclass
+class Limits:
+    """Internal knobs of the loop that are not user settings (kept in one place)."""
+
+    dispatch_candidates: int = 300
+    evaluate_top: int = 150
+    learned_per_cycle: int = 6
+    extra: dict[str, Any] = field(default_factory=dict)

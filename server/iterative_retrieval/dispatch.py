@@ -1,0 +1,185 @@
+"""DISPATCH: turn a query into a few hundred candidate files.
+
+Candidates are the union of fielded-BM25 hits per concept (weighted by the concept), files that
+define a named identifier, files whose path matches a mentioned path or frame, and the files that
+define the focus areas from the last cycle's gaps. Excludes and the test/doc rule apply here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pathspec
+
+from .index import FileRow, Index
+from .models import Candidate, Concept, Query
+
+PART_WEIGHT = 0.5
+COMMON_SHARE = 0.35
+"""A term in more than this share of files is too common to bring in candidates on its own."""
+
+
+@dataclass
+class SearchCache:
+    """Per-retrieval memo of index look-ups, shared by every cycle."""
+
+    terms: dict[str, dict[int, float]] = field(default_factory=dict)
+    files: dict[int, FileRow] | None = None
+    by_path: dict[str, int] | None = None
+
+    def search(self, index: Index, term: str) -> dict[int, float]:
+        hits = self.terms.get(term)
+        if hits is None:
+            hits = index.search_term(term)
+            self.terms[term] = hits
+        return hits
+
+    def all_files(self, index: Index) -> dict[int, FileRow]:
+        if self.files is None:
+            self.files = {f.id: f for f in index.all_files()}
+            self.by_path = {f.path: f.id for f in self.files.values()}
+        return self.files
+
+
+def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
+    """file id → BM25 evidence for one concept (the whole identifier beats its parts)."""
+    terms = concept.terms
+    if not terms:
+        return {}
+    if concept.kind == "quoted":
+        return cache.search(index, " ".join(terms))
+    if len(terms) == 1:
+        return cache.search(index, terms[0])
+    whole, parts = terms[-1], terms[:-1]
+    if concept.kind in ("path", "frame"):
+        whole, parts = terms[-1], terms[:-1]
+    out = dict(cache.search(index, whole))
+    part_hits = [cache.search(index, p) for p in parts]
+    n = len(part_hits)
+    if n:
+        ids: set[int] = set()
+        for h in part_hits:
+            ids.update(h)
+        for fid in ids:
+            present = [h[fid] for h in part_hits if fid in h]
+            # all parts present beats some; never more than the whole identifier would give
+            score = PART_WEIGHT * sum(present) / n * (len(present) / n)
+            if score > out.get(fid, 0.0):
+                out[fid] = score
+    return out
+
+
+def path_matches(path: str, files: dict[str, int]) -> list[int]:
+    """Files whose relative path ends with the mentioned path (or equals its file name)."""
+    p = path.strip("/").lower()
+    hits = [fid for rel, fid in files.items() if rel.lower().endswith(p) and
+            (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
+    if hits:
+        return hits
+    # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
+    segs = p.split("/")
+    for k in range(len(segs) - 1, 0, -1):
+        tail = "/".join(segs[-k:])
+        hits = [fid for rel, fid in files.items() if rel.lower().endswith("/" + tail) or rel.lower() == tail]
+        if hits and (k >= 2 or len(hits) <= 3):
+            return hits
+    return []
+
+
+def dispatch(
+    index: Index,
+    query: Query,
+    cache: SearchCache,
+    excluded: set[str],
+    limit: int = 300,
+    should_stop: Callable[[], bool] | None = None,
+) -> list[Candidate]:
+    """Rank the index against the query and return the top candidates with their evidence."""
+    files = cache.all_files(index)
+    assert cache.by_path is not None
+    n_files = max(len(files), 1)
+    admit = _admitter(query, excluded)
+    cands: dict[int, Candidate] = {}
+
+    def cand(fid: int) -> Candidate | None:
+        c = cands.get(fid)
+        if c is None:
+            row = files.get(fid)
+            if row is None or not admit(row):
+                return None
+            c = cands[fid] = Candidate(row.path, fid)
+        return c
+
+    for concept in query.keywords:
+        if should_stop and should_stop():
+            break
+        hits = concept_hits(index, concept, cache)
+        if len(hits) > COMMON_SHARE * n_files and concept.kind == "word":
+            weight = concept.weight * 0.5
+        else:
+            weight = concept.weight
+        for fid, score in hits.items():
+            c = cand(fid)
+            if c is None:
+                continue
+            c.bm25 += weight * score
+            c.matched.setdefault(concept.text, set()).add("text")
+            c.sources.add("text")
+
+    ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]
+    for lname, defs in index.definitions(ident_names + [f.lower() for f in query.focus_areas]).items():
+        is_focus = lname in {f.lower() for f in query.focus_areas}
+        for fid, _sym in defs:
+            c = cand(fid)
+            if c is not None:
+                c.sources.add("focus" if is_focus else "definition")
+
+    for concept in query.keywords:
+        if concept.kind in ("path", "frame"):
+            for fid in path_matches(concept.text, cache.by_path):
+                c = cand(fid)
+                if c is not None:
+                    c.sources.add(concept.kind)
+                    c.matched.setdefault(concept.text, set()).add("path")
+
+    if query.patterns:
+        spec = pathspec.PathSpec.from_lines("gitwildmatch", query.patterns)
+        for c in cands.values():
+            if spec.match_file(c.path):
+                c.sources.add("pattern")
+
+    ranked = sorted(cands.values(), key=_dispatch_key, reverse=True)
+    strong = [c for c in ranked if c.sources & {"definition", "path", "frame", "focus"}]
+    top = ranked[:limit]
+    seen = {c.file_id for c in top}
+    top.extend(c for c in strong[:limit] if c.file_id not in seen)
+    return top
+
+
+def _dispatch_key(c: Candidate) -> float:
+    bonus = 1.0
+    if c.sources & {"path", "frame"}:
+        bonus += 2.0
+    if "definition" in c.sources or "focus" in c.sources:
+        bonus += 0.5
+    if "pattern" in c.sources:
+        bonus += 0.2
+    return c.bm25 * bonus + (5.0 if c.sources & {"path", "frame"} else 0.0)
+
+
+def _admitter(query: Query, excluded: set[str]) -> Callable[[FileRow], bool]:
+    excl = pathspec.PathSpec.from_lines("gitwildmatch", [e for e in query.excludes if e not in excluded])
+    req = pathspec.PathSpec.from_lines("gitwildmatch", query.required_patterns) if query.required_patterns else None
+    named = {fr.path.lower() for fr in query.frames}
+
+    def admit(row: FileRow) -> bool:
+        if row.path in excluded or excl.match_file(row.path):
+            return False
+        if req is not None and not req.match_file(row.path):
+            return False
+        if row.kind in ("test", "doc") and not query.include_tests:
+            return any(row.path.lower().endswith(n) for n in named)
+        return True
+
+    return admit

@@ -1,0 +1,269 @@
+"""The one engine behind every surface: roots, their indexes, open buffers, and `retrieve`.
+
+The CLI, the language server and the MCP server each build an Engine and call the same methods;
+none of them re-implements a phase. State lives here and in the index database, nowhere else.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .config import Settings
+from .context import build_context, estimate_tokens, select
+from .evaluate import concept_stems, text_pass
+from .index import Index, IndexStats, Progress
+from .loop import Report, run_loop
+from .models import FileResult, RetrievalResult
+from .query import parse_task
+from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
+
+__all__ = ["Engine", "WorkspaceError"]
+
+
+class Engine:
+    """Retrieval over one or more workspace roots."""
+
+    def __init__(self, roots: list[str | os.PathLike[str]], settings: Settings | None = None):
+        if not roots:
+            raise WorkspaceError("no workspace root given")
+        self.settings = (settings or Settings()).validated()
+        self.roots: list[Path] = []
+        for r in roots:
+            p = check_root(r)
+            if p not in self.roots:
+                self.roots.append(p)
+        self._indexes: dict[Path, Index] = {}
+        self._scopes: dict[Path, Scope] = {}
+        self._documents: dict[str, str] = {}
+        """Absolute path → unsaved text of an open buffer."""
+        self._lock = threading.RLock()
+        self.last_refresh: dict[str, IndexStats] = {}
+
+    # -- roots and indexes -------------------------------------------------------------------
+
+    def scope(self, root: Path) -> Scope:
+        with self._lock:
+            if root not in self._scopes:
+                self._scopes[root] = Scope(root, self.settings.include, self.settings.exclude)
+            return self._scopes[root]
+
+    def index(self, root: Path) -> Index:
+        with self._lock:
+            if root not in self._indexes:
+                self._indexes[root] = Index.open(root, self.settings.cache_dir)
+            return self._indexes[root]
+
+    def root_of(self, path: str | os.PathLike[str]) -> tuple[Path, str] | None:
+        """The root containing an absolute path, and the path relative to it (or None)."""
+        ab = Path(os.path.abspath(path))
+        for root in sorted(self.roots, key=lambda r: len(str(r)), reverse=True):
+            try:
+                rel = ab.relative_to(root)
+            except ValueError:
+                try:
+                    rel = Path(os.path.realpath(ab)).relative_to(root)
+                except ValueError:
+                    continue
+            if str(rel) in (".", ""):
+                return None
+            return root, rel.as_posix()
+        return None
+
+    def refresh(
+        self, progress: Progress | None = None, should_stop: Callable[[], bool] | None = None
+    ) -> list[IndexStats]:
+        """Bring every root's index up to date (only changed files are re-read)."""
+        out = []
+        for root in list(self.roots):
+            stats = self.index(root).refresh(
+                self.scope(root), self.settings.max_file_bytes, progress, should_stop
+            )
+            self.last_refresh[str(root)] = stats
+            out.append(stats)
+        return out
+
+    def add_root(self, root: str | os.PathLike[str]) -> Path:
+        p = check_root(root)
+        with self._lock:
+            if p not in self.roots:
+                self.roots.append(p)
+        return p
+
+    def remove_root(self, root: str | os.PathLike[str]) -> None:
+        p = Path(os.path.realpath(root))
+        with self._lock:
+            if p in self.roots:
+                self.roots.remove(p)
+                idx = self._indexes.pop(p, None)
+                if idx is not None:
+                    idx.close()
+                self._scopes.pop(p, None)
+
+    # -- open buffers ------------------------------------------------------------------------
+
+    def set_document(self, path: str, text: str) -> bool:
+        """Index an open buffer's unsaved text; False when it is outside every root or out of scope."""
+        hit = self.root_of(path)
+        if hit is None:
+            return False
+        root, rel = hit
+        if not self.scope(root).admits(rel):
+            return False
+        with self._lock:
+            self._documents[os.path.join(root, rel)] = text
+        self.index(root).put_text(rel, text)
+        return True
+
+    def close_document(self, path: str) -> None:
+        hit = self.root_of(path)
+        if hit is None:
+            return
+        root, rel = hit
+        with self._lock:
+            self._documents.pop(os.path.join(root, rel), None)
+        self.index(root).drop_overlay(rel, self.scope(root), self.settings.max_file_bytes)
+
+    def files_changed(self, paths: list[str]) -> None:
+        """Saved, created, deleted or renamed files: re-read just those."""
+        by_root: dict[Path, list[str]] = {}
+        for p in paths:
+            hit = self.root_of(p)
+            if hit and self.scope(hit[0]).admits(hit[1]):
+                by_root.setdefault(hit[0], []).append(hit[1])
+        for root, rels in by_root.items():
+            self.index(root).update_paths(rels, self.settings.max_file_bytes)
+
+    def read_text(self, root: Path, rel: str) -> str | None:
+        """A file's current text (open buffer first), never outside the root or a secret."""
+        ab = os.path.join(root, rel)
+        with self._lock:
+            doc = self._documents.get(ab)
+        if doc is not None:
+            return doc
+        if is_secret(rel) or not is_inside(root, ab):
+            return None
+        try:
+            with open(ab, "rb") as fh:
+                data = fh.read(self.settings.max_file_bytes + 1)
+        except OSError:
+            return None
+        if len(data) > self.settings.max_file_bytes or b"\0" in data[:8192]:
+            return None
+        return data.decode("utf-8", errors="replace")
+
+    # -- retrieval ---------------------------------------------------------------------------
+
+    def retrieve(
+        self,
+        task: str,
+        settings: Settings | None = None,
+        should_stop: Callable[[], bool] = lambda: False,
+        report: Report = lambda msg, cycle, total: None,
+        roots: list[Path] | None = None,
+    ) -> RetrievalResult:
+        """Run the loop over the roots and return the ranked, explained context."""
+        task = (task or "").strip()
+        if not task:
+            raise ValueError("the task is empty: say what you want to do")
+        s = (settings or self.settings).validated()
+        t0 = time.perf_counter()
+        evals_all = []
+        traces = []
+        stats_idx = self.refresh(should_stop=should_stop)
+        t_index = time.perf_counter() - t0
+        base_query = parse_task(task, s.include_tests)
+        base_query = replace(
+            base_query,
+            excludes=tuple(s.exclude),
+            required_patterns=tuple(s.include),
+        )
+        for root in roots or self.roots:
+            idx = self.index(root)
+
+            def read(rel: str, _root: Path = root) -> str | None:
+                return self.read_text(_root, rel)
+
+            evals, trace, _cache = run_loop(
+                idx, task, base_query, s.max_cycles, read, should_stop, report
+            )
+            for e in evals:
+                evals_all.append((root, e))
+            traces.extend(trace)
+        evals_all.sort(key=lambda t: t[1].relevance, reverse=True)
+        chosen = select([e for _, e in evals_all], s.max_files)
+        root_of = {id(e): r for r, e in evals_all}
+        results: list[FileResult] = []
+        stems = concept_stems(list(base_query.keywords) + [
+            c for t in traces for c in t.query.keywords if c.kind != "word"
+        ])
+        for root in roots or self.roots:
+            mine = [e for e in chosen if root_of[id(e)] == root]
+            need_text = [e for e in mine if not e.hit_lines and not e.hit_symbols]
+
+            def read(rel: str, _root: Path = root) -> str | None:
+                return self.read_text(_root, rel)
+
+            text_pass(need_text, stems, read)
+        by_root_results: dict[int, FileResult] = {}
+        budget_left = s.budget
+        # one packing over all roots, in rank order
+        for root in roots or self.roots:
+            mine = [e for e in chosen if root_of[id(e)] == root]
+
+            def read(rel: str, _root: Path = root) -> str | None:
+                return self.read_text(_root, rel)
+
+            share = budget_left if len(self.roots) == 1 else max(
+                200, int(s.budget * len(mine) / max(len(chosen), 1))
+            )
+            for ev, fr in zip(mine, build_context(mine, share, read)):
+                fr.root = str(root)
+                by_root_results[id(ev)] = fr
+        results = [by_root_results[id(e)] for e in chosen if id(e) in by_root_results]
+        tokens = sum(estimate_tokens(r.text) for f in results for r in f.regions)
+        stats = {
+            "files_indexed": sum(x.files for x in stats_idx),
+            "files_reindexed": sum(x.indexed for x in stats_idx),
+            "skipped": _sum_dicts(x.skipped for x in stats_idx),
+            "cycles": len(traces),
+            "candidates": sum(t.candidates for t in traces),
+            "tokens": tokens,
+            "budget": s.budget,
+            "index_seconds": round(t_index, 3),
+            "seconds": round(time.perf_counter() - t0, 3),
+        }
+        return RetrievalResult(task, results, traces, stats, [str(r) for r in self.roots])
+
+    def status(self) -> dict:
+        out = []
+        for root in self.roots:
+            idx = self.index(root)
+            last = self.last_refresh.get(str(root))
+            out.append({
+                "root": str(root),
+                "index": str(idx.db_path),
+                "files": idx.file_count(),
+                "skipped": idx.skipped_counts(),
+                "open_buffers": len(idx.overlay_paths()),
+                "last_refresh": last.to_dict() if last else None,
+            })
+        return {"roots": out}
+
+    def close(self) -> None:
+        with self._lock:
+            for idx in self._indexes.values():
+                idx.close()
+            self._indexes.clear()
+
+
+def _sum_dicts(dicts) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for d in dicts:
+        for k, v in d.items():
+            out[k] = out.get(k, 0) + v
+    return out

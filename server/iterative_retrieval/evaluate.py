@@ -1,0 +1,329 @@
+"""EVALUATE: score every candidate 0–1 on the pattern's bands, say why, and say what is missing.
+
+Relevance is a logistic combination of a few features a reviewer can check: how much of the task
+the file covers (IDF-weighted), whether it *defines* what the task names rather than only using
+it, whether its path or name matches, explicit paths and stack frames, its BM25F standing, and its
+place in the import graph relative to the strongest candidates. The weights are named constants,
+calibrated on the development benchmark (docs/benchmarks.md) so that the bands mean what they say.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .dispatch import SearchCache, concept_hits
+from .index import FileRow, Index
+from .models import Candidate, Concept, Evaluation, Query
+from .tokenize import identifier_terms, path_terms, stem
+
+# Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
+BIAS = -3.6
+W_COVERAGE = 2.6
+W_BM25 = 1.6
+W_DEFINES = 1.4
+W_SYMBOL_TERMS = 1.2
+W_PATH_TERMS = 1.4
+W_EXPLICIT = 3.0
+W_GRAPH = 0.9
+W_RANK = 1.0
+KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.2, "test": -1.0, "doc": -1.2}
+SUBSTITUTE_SHARE = 0.8
+"""A synonym or variant covers the task word it stands in for at this share."""
+STAGE2 = 40
+"""How many of the best candidates get the costly text and graph pass."""
+ANCHORS = 5
+
+
+@dataclass
+class ConceptStats:
+    """Per-concept evidence shared by all candidates of a cycle."""
+
+    concept: Concept
+    hits: dict[int, float]
+    idf: float
+    task: bool
+    """True for the task's own concepts; learned terms count apart."""
+
+
+def sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def concept_stats(
+    index: Index, concepts: list[Concept], task_texts: set[str], cache: SearchCache
+) -> list[ConceptStats]:
+    n = max(len(cache.all_files(index)), 2)
+    out = []
+    for c in concepts:
+        hits = concept_hits(index, c, cache)
+        df = len(hits)
+        idf = math.log((n + 1) / (df + 0.5)) / math.log(n + 1)
+        out.append(ConceptStats(c, hits, max(idf, 0.02), c.text in task_texts))
+    return out
+
+
+def evaluate(
+    index: Index,
+    query: Query,
+    candidates: list[Candidate],
+    cache: SearchCache,
+    task_concepts: list[Concept],
+    cycle: int,
+    read_text: Callable[[str], str | None],
+    kept_paths: set[str] | None = None,
+    limit: int = 150,
+) -> list[Evaluation]:
+    """Relevance, reason and missing context for the best `limit` candidates, best first."""
+    if not candidates:
+        return []
+    files = cache.all_files(index)
+    task_texts = {c.text for c in task_concepts}
+    all_concepts = list({c.text: c for c in [*task_concepts, *query.keywords]}.values())
+    stats = concept_stats(index, all_concepts, task_texts, cache)
+    subs: dict[str, list[ConceptStats]] = {}
+    for st in stats:
+        for o in st.concept.origin:
+            subs.setdefault(o, []).append(st)
+    # a task word nothing in the code says, and nothing stands in for, cannot tell files apart
+    task_stats = [st for st in stats if st.task and (st.hits or subs.get(st.concept.text))]
+    task_mass = sum(st.concept.weight * st.idf for st in task_stats) or 1.0
+    other_stats = [st for st in stats if not st.task]
+    learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
+    cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
+    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition"} and c not in cands][:50]
+    max_bm25 = max((c.bm25 for c in cands), default=1.0) or 1.0
+    ident_names = {s.concept.text.split(".")[-1].lower() for s in stats if s.concept.kind == "identifier" and s.task}
+
+    evals: list[Evaluation] = []
+    for rank, c in enumerate(cands):
+        row = files.get(c.file_id)
+        if row is None:
+            continue
+        syms = index.symbols_of(c.file_id)
+        sym_stems = {stem(t) for s in syms for t in identifier_terms(s.name)}
+        p_stems = {stem(t) for t in path_terms(row.path)}
+        name_stems = {stem(t) for t in path_terms(row.path.rsplit("/", 1)[-1])}
+        covered_task = covered_learned = sym_mass = path_mass = 0.0
+        matched_words: list[str] = []
+        path_words: list[str] = []
+        for st in task_stats + other_stats:
+            m = st.concept.weight * st.idf
+            hit = c.file_id in st.hits or st.concept.text in c.matched
+            via = None
+            if not hit and st.task:
+                via = next((x for x in subs.get(st.concept.text, ()) if c.file_id in x.hits), None)
+                if via is None:
+                    continue
+                m *= SUBSTITUTE_SHARE
+            elif not hit:
+                continue
+            if st.task:
+                covered_task += m
+                matched_words.append(st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
+            else:
+                covered_learned += m
+            terms = set(st.concept.terms) | (set(via.concept.terms) if via else set())
+            share = 1.0 if st.task else 0.5
+            if terms & sym_stems:
+                sym_mass += m * share
+            if terms & name_stems:
+                path_mass += m * share
+                path_words.append(st.concept.text if via is None else via.concept.text)
+            elif terms & p_stems:
+                path_mass += 0.5 * m * share
+                path_words.append(st.concept.text if via is None else via.concept.text)
+        defines = [s for s in syms if s.name.lower() in ident_names]
+        explicit = 1.0 if c.sources & {"path", "frame"} else 0.0
+        f = {
+            "coverage": covered_task / task_mass,
+            "learned": covered_learned / learned_mass if covered_learned else 0.0,
+            "bm25": c.bm25 / max_bm25,
+            "defines": min(len({d.name for d in defines}), 2) / 2,
+            "symbol_terms": min(sym_mass / task_mass, 1.0),
+            "path_terms": min(path_mass / task_mass, 1.0),
+            "explicit": explicit,
+            "focus": 1.0 if "focus" in c.sources else 0.0,
+            "graph": 0.0,
+        }
+        ev = Evaluation(
+            path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
+            defines=[d.name for d in defines], file_id=c.file_id, matched_words=matched_words,
+            path_words=path_words, symbols=syms,
+        )
+        ev.features["_rank"] = rank
+        ev.features["_kind"] = _kind_code(row.kind)
+        _score(ev, row)
+        evals.append(ev)
+
+    evals.sort(key=lambda e: e.relevance, reverse=True)
+    _graph_pass(index, evals[:STAGE2], files)
+    for ev in evals[:STAGE2]:
+        _score(ev, files[ev.file_id])
+    evals.sort(key=lambda e: e.relevance, reverse=True)
+    text_pass(evals[:STAGE2], concept_stems([s.concept for s in stats]), read_text)
+    for ev in evals:
+        ev.reason = _reason(ev)
+    return evals
+
+
+def _kind_code(kind: str) -> float:
+    return {"source": 0, "config": 1, "example": 2, "test": 3, "doc": 4}.get(kind, 0)
+
+
+def _score(ev: Evaluation, row: FileRow) -> None:
+    f = ev.features
+    z = (
+        BIAS
+        + W_COVERAGE * f["coverage"]
+        + 0.6 * f["learned"]
+        + W_BM25 * f["bm25"]
+        + W_DEFINES * f["defines"]
+        + W_SYMBOL_TERMS * f["symbol_terms"]
+        + W_PATH_TERMS * f["path_terms"]
+        + W_EXPLICIT * f["explicit"]
+        + 0.8 * f["focus"]
+        + W_GRAPH * f["graph"]
+        + KIND_PENALTY.get(row.kind, 0.0)
+    )
+    ev.relevance = round(sigmoid(z), 3)
+
+
+_NAME_RE = re.compile(r"[\\/.:]+")
+
+
+def _module_keys(row: FileRow) -> set[str]:
+    """Names an import could use for this file: its stem, and its folder for index files."""
+    parts = row.path.rsplit(".", 1)[0].split("/")
+    keys = {parts[-1].lower()}
+    if parts[-1] in ("index", "__init__", "mod", "main") and len(parts) > 1:
+        keys.add(parts[-2].lower())
+    return keys
+
+
+def _import_keys(target: str) -> set[str]:
+    segs = [s for s in _NAME_RE.split(target.strip("'\"<>")) if s]
+    if not segs:
+        return set()
+    out = {segs[-1].lower()}
+    if len(segs) > 1:
+        out.add(segs[-2].lower())
+    return out - {"index", "js", "ts", "py", "h", "hpp"}
+
+
+def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]) -> None:
+    """Files that import the strongest candidates, or are imported by them, gain relevance."""
+    if len(evals) < 2:
+        return
+    anchors = [e for e in evals[:ANCHORS] if e.relevance >= 0.35]
+    anchor_keys = {k: e for e in anchors for k in _module_keys(files[e.file_id])}
+    anchor_imports = {
+        e.path: {k for t in index.imports_of(e.file_id) for k in _import_keys(t)}
+        for e in anchors
+    }
+    for ev in evals:
+        fid = ev.file_id
+        my_keys = _module_keys(files[fid])
+        links: list[str] = []
+        for a in anchors:
+            if a is ev:
+                continue
+            if my_keys & anchor_imports.get(a.path, set()):
+                links.append(f"imported by {a.path.rsplit('/', 1)[-1]}")
+        mine = {k for t in index.imports_of(fid) for k in _import_keys(t)}
+        for k in mine & set(anchor_keys):
+            a = anchor_keys[k]
+            if a is not ev:
+                links.append(f"imports {a.path.rsplit('/', 1)[-1]}")
+        links = list(dict.fromkeys(links))
+        ev.features["graph"] = min(len(links), 3) / 3
+        ev.graph_links = links
+
+
+_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,})\s*\(")
+_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b")
+
+
+def concept_stems(concepts: list[Concept]) -> list[str]:
+    """The stems a line must contain to count as a hit, longest first (for the regex)."""
+    return sorted({t for c in concepts for t in c.terms if len(t) >= 3 and " " not in t},
+                  key=len, reverse=True)
+
+
+def text_pass(
+    evals: list[Evaluation], stems: list[str], read_text: Callable[[str], str | None]
+) -> None:
+    """Hit lines and matching definitions for regions; used names for missing context."""
+    if not stems:
+        return
+    pattern = re.compile("|".join(re.escape(t) for t in stems[:200]), re.I)
+    for ev in evals:
+        text = read_text(ev.path)
+        if text is None:
+            continue
+        hits: list[int] = []
+        line_starts = _line_starts(text)
+        for m in pattern.finditer(text):
+            ln = _line_of(line_starts, m.start())
+            if not hits or hits[-1] != ln:
+                hits.append(ln)
+            if len(hits) >= 400:
+                break
+        ev.hit_lines = hits
+        syms = ev.symbols
+        hit_set = set(hits)
+        scored = []
+        for s in syms:
+            name_hit = bool(pattern.search(s.name)) or s.name in ev.defines
+            body_hits = sum(1 for ln in range(s.start_line, min(s.end_line, s.start_line + 400) + 1) if ln in hit_set)
+            if name_hit or body_hits:
+                scored.append((2 * name_hit + body_hits / 5, s))
+        scored.sort(key=lambda t: -t[0])
+        ev.hit_symbols = [s for _, s in scored[:12]]
+        used = {m.group(1) for m in _CALL_RE.finditer(text)} | set(_TYPE_RE.findall(text))
+        own = {s.name for s in syms}
+        ev.used_names = sorted(u for u in used - own if len(u) > 3)[:400]
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    find = text.find
+    i = find("\n")
+    while i != -1:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+def _line_of(starts: list[int], offset: int) -> int:
+    import bisect
+
+    return bisect.bisect_right(starts, offset)
+
+
+def _reason(ev: Evaluation) -> str:
+    bits: list[str] = []
+    f = ev.features
+    if f.get("explicit"):
+        bits.append("named in the task")
+    if ev.defines:
+        bits.append("defines " + ", ".join(f"`{d}`" for d in ev.defines[:3]))
+    elif ev.hit_symbols:
+        bits.append("has " + ", ".join(f"`{s.name}`" for s in ev.hit_symbols[:3]))
+    words = ev.matched_words
+    path_words = ev.path_words
+    if words:
+        where = f" ({len(ev.hit_lines)} lines)" if ev.hit_lines else ""
+        bits.append("matches " + ", ".join(words[:5]) + where)
+    if path_words:
+        bits.append("path matches " + ", ".join(dict.fromkeys(path_words[:3])))
+    links = ev.graph_links
+    if links:
+        bits.append("; ".join(links[:2]))
+    if f.get("focus"):
+        bits.append("defines a symbol the top files use")
+    if f.get("learned") and not words:
+        bits.append("matches learned terms")
+    return "; ".join(bits) or "weak textual match"

@@ -1,0 +1,552 @@
+"""The persistent index of one root: files, symbols, imports and a fielded FTS5 text index.
+
+SQLite from the standard library keeps it in one file in the cache folder: transactions make a
+killed process harmless, FTS5 does BM25 in C, and an update re-reads only files whose size or
+modification time changed. A cache that is corrupt or of another schema version is rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import default_cache_dir
+from .languages import extract_outline, language_for
+from .models import IndexStats, Outline, Symbol
+from .tokenize import identifier_terms, path_terms, stem, text_terms
+from .workspace import Scope, WorkspaceFile
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 3
+# BM25F column weights: a name in the path or a definition says more than a mention in the body.
+W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
+PARALLEL_THRESHOLD = 400
+SNIFF_BYTES = 8192
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class FileRow:
+    """One indexed file."""
+
+    id: int
+    path: str
+    lang: str | None
+    kind: str
+    """source, test, doc, example, config."""
+    lines: int
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What reading one file yields, ready to store."""
+
+    rel: str
+    size: int
+    mtime_ns: int
+    digest: str
+    lang: str | None
+    lines: int
+    skipped: str | None
+    path_text: str = ""
+    symbol_text: str = ""
+    body_text: str = ""
+    outline: Outline = Outline()
+
+
+_TEST_DIR_RE = re.compile(r"(^|/)(tests?|testing|__tests__|spec|specs|testdata|test_utils)(/|$)")
+_TEST_FILE_RE = re.compile(
+    r"(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py|[^/]*Tests?\.(java|cs|kt))$"
+)
+_DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
+_EXAMPLE_DIR_RE = re.compile(r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench)(/|$)")
+_DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
+_CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
+
+
+def classify(rel: str, lang: str | None) -> str:
+    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits."""
+    low = rel.lower()
+    if _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low):
+        return "test"
+    if lang in _DOC_LANGS or _DOC_DIR_RE.search(low):
+        return "doc"
+    if _EXAMPLE_DIR_RE.search(low):
+        return "example"
+    if lang in _CONFIG_LANGS or lang is None:
+        return "config"
+    return "source"
+
+
+def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path:
+    """One database per root, keyed by its real path, outside the workspace."""
+    base = Path(cache_dir) if cache_dir else default_cache_dir()
+    key = hashlib.sha1(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", root.name)[:40] or "root"
+    return base / f"{name}-{key}.sqlite3"
+
+
+def parse_bytes(rel: str, data: bytes, size: int, mtime_ns: int) -> Parsed:
+    """Decode and analyse one file's bytes; binary or undecodable content is marked skipped."""
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    lang = language_for(rel)
+    if b"\0" in data[:SNIFF_BYTES]:
+        return Parsed(rel, size, mtime_ns, digest, lang, 0, "binary")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("latin-1") if _mostly_text(data) else None
+        except UnicodeDecodeError:  # pragma: no cover - latin-1 decodes anything
+            text = None
+        if text is None:
+            return Parsed(rel, size, mtime_ns, digest, lang, 0, "undecodable")
+    return parse_text(rel, text, size, mtime_ns, digest)
+
+
+def _mostly_text(data: bytes) -> bool:
+    sample = data[:SNIFF_BYTES]
+    printable = sum(1 for b in sample if b >= 32 or b in (9, 10, 13))
+    return printable >= 0.95 * len(sample)
+
+
+def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Parsed:
+    lang = language_for(rel)
+    try:
+        outline = extract_outline(text, lang)
+    except Exception:  # one odd file must never stop indexing
+        log.exception("outline failed for %s", rel)
+        outline = Outline()
+    sym_terms: list[str] = []
+    for s in outline.symbols:
+        sym_terms.extend(identifier_terms(s.name))
+    return Parsed(
+        rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,
+        lines=text.count("\n") + 1, skipped=None,
+        path_text=" ".join(stem(t) for t in path_terms(rel)),
+        symbol_text=" ".join(stem(t) for t in sym_terms),
+        body_text=" ".join(stem(t) for t in text_terms(text)),
+        outline=outline,
+    )
+
+
+def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
+    """Worker entry: read one file (bounded) and parse it. Never raises."""
+    rel, ab, size, mtime_ns, max_bytes = item
+    if size > max_bytes:
+        return Parsed(rel, size, mtime_ns, "", language_for(rel), 0, "too_large")
+    try:
+        with open(ab, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError:
+        return Parsed(rel, size, mtime_ns, "", language_for(rel), 0, "unreadable")
+    if len(data) > max_bytes:
+        return Parsed(rel, size, mtime_ns, "", language_for(rel), 0, "too_large")
+    return parse_bytes(rel, data, size, mtime_ns)
+
+
+def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Parsed]:
+    return [read_and_parse(it) for it in items]
+
+
+class Index:
+    """The index of one root. Thread-safe: one connection behind a lock."""
+
+    def __init__(self, root: Path, db_path: Path):
+        self.root = root
+        self.db_path = db_path
+        self._lock = threading.RLock()
+        self._vocab: dict[str, int] | None = None
+        self.conn = self._open()
+        self._clear_overlays()
+
+    # -- opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: Path, cache_dir: str | os.PathLike[str] | None = None) -> Index:
+        path = index_path_for(root, cache_dir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(root, path)
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = self._connect()
+            ok = self._schema_ok(conn)
+        except sqlite3.DatabaseError as exc:
+            log.warning("index at %s unusable (%s): rebuilding", self.db_path, exc)
+            ok, conn = False, None
+        if not ok:
+            if conn is not None:
+                conn.close()
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    os.unlink(str(self.db_path) + suffix)
+                except FileNotFoundError:
+                    pass
+            conn = self._connect()
+            self._create(conn)
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=30)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA temp_store=MEMORY")
+        return conn
+
+    def _schema_ok(self, conn: sqlite3.Connection) -> bool:
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+            if not row or int(row[0]) != SCHEMA_VERSION:
+                return False
+            conn.execute("SELECT count(*) FROM files").fetchone()
+            conn.execute("SELECT rowid FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchall()
+            return True
+        except sqlite3.DatabaseError:
+            return False
+
+    def _create(self, conn: sqlite3.Connection) -> None:
+        with conn:
+            conn.executescript(
+                """
+                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+                CREATE TABLE files(
+                    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER,
+                    mtime_ns INTEGER, hash TEXT, lang TEXT, kind TEXT, lines INTEGER,
+                    skipped TEXT, overlay INTEGER DEFAULT 0);
+                CREATE TABLE symbols(
+                    file_id INTEGER, name TEXT, lname TEXT, kind TEXT, start INTEGER, end INTEGER);
+                CREATE INDEX symbols_lname ON symbols(lname);
+                CREATE INDEX symbols_file ON symbols(file_id);
+                CREATE TABLE imports(file_id INTEGER, target TEXT);
+                CREATE INDEX imports_file ON imports(file_id);
+                CREATE VIRTUAL TABLE fts USING fts5(
+                    path, symbols, body, tokenize="unicode61 remove_diacritics 0");
+                CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
+                """
+            )
+            conn.execute(
+                "INSERT INTO meta VALUES('schema_version', ?), ('root', ?)",
+                (str(SCHEMA_VERSION), str(self.root)),
+            )
+
+    def _clear_overlays(self) -> None:
+        """Buffers of an earlier process are gone: their rows are forgotten, the disk re-read."""
+        with self._lock, self.conn:
+            for (rel,) in self.conn.execute("SELECT path FROM files WHERE overlay=1").fetchall():
+                self._delete(rel)
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    # -- updating ----------------------------------------------------------------------------
+
+    def refresh(
+        self,
+        scope: Scope,
+        max_file_bytes: int,
+        progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> IndexStats:
+        """Bring the index up to date with the files on disk; re-read only what changed."""
+        t0 = time.perf_counter()
+        with self._lock:
+            known = {
+                path: (size, mtime, overlay)
+                for path, size, mtime, overlay in self.conn.execute(
+                    "SELECT path, size, mtime_ns, overlay FROM files"
+                )
+            }
+        todo: list[tuple[str, str, int, int, int]] = []
+        present: set[str] = set()
+        unchanged = 0
+        for wf in scope.files():
+            try:
+                st = os.stat(wf.abs)
+            except OSError:
+                continue
+            present.add(wf.rel)
+            prev = known.get(wf.rel)
+            if prev and prev[2]:
+                unchanged += 1  # an open buffer wins over the disk
+                continue
+            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns:
+                unchanged += 1
+                continue
+            todo.append((wf.rel, wf.abs, st.st_size, st.st_mtime_ns, max_file_bytes))
+        removed = [p for p, v in known.items() if p not in present and not v[2]]
+        with self._lock, self.conn:
+            for p in removed:
+                self._delete(p)
+        self._vocab = None
+        parsed_iter = self._parse_all(todo)
+        done = 0
+        batch: list[Parsed] = []
+        for parsed in parsed_iter:
+            batch.append(parsed)
+            done += 1
+            if len(batch) >= 256:
+                self._store(batch)
+                batch = []
+                if progress:
+                    progress(done, len(todo))
+                if should_stop and should_stop():
+                    break
+        if batch:
+            self._store(batch)
+        if progress and todo:
+            progress(done, len(todo))
+        with self._lock:
+            skipped = dict(
+                self.conn.execute(
+                    "SELECT skipped, count(*) FROM files WHERE skipped IS NOT NULL GROUP BY skipped"
+                ).fetchall()
+            )
+            total = self.conn.execute("SELECT count(*) FROM files").fetchone()[0]
+        return IndexStats(
+            files=total, indexed=done, unchanged=unchanged, removed=len(removed),
+            skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
+        )
+
+    def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
+        if len(todo) < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
+            return map(read_and_parse, todo)
+        return self._parse_parallel(todo)
+
+    def _parse_parallel(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
+        chunks = [todo[i : i + 64] for i in range(0, len(todo), 64)]
+        workers = min(os.cpu_count() or 2, 8)
+        try:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for result in pool.map(_read_batch, chunks):
+                    yield from result
+        except (OSError, RuntimeError) as exc:  # no processes allowed here: do it inline
+            log.warning("parallel indexing unavailable (%s); indexing in-process", exc)
+            yield from map(read_and_parse, todo)
+
+    def _store(self, batch: list[Parsed]) -> None:
+        with self._lock, self.conn:
+            for p in batch:
+                self._delete(p.rel)
+                self._insert(p, overlay=False)
+
+    def _insert(self, p: Parsed, overlay: bool) -> None:
+        cur = self.conn.execute(
+            "INSERT INTO files(path, size, mtime_ns, hash, lang, kind, lines, skipped, overlay)"
+            " VALUES(?,?,?,?,?,?,?,?,?)",
+            (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
+             p.skipped, int(overlay)),
+        )
+        fid = cur.lastrowid
+        if p.skipped:
+            return
+        self.conn.execute(
+            "INSERT INTO fts(rowid, path, symbols, body) VALUES(?,?,?,?)",
+            (fid, p.path_text, p.symbol_text, p.body_text),
+        )
+        if p.outline.symbols:
+            self.conn.executemany(
+                "INSERT INTO symbols VALUES(?,?,?,?,?,?)",
+                [(fid, s.name, s.name.lower(), s.kind, s.start_line, s.end_line)
+                 for s in p.outline.symbols],
+            )
+        if p.outline.imports:
+            self.conn.executemany(
+                "INSERT INTO imports VALUES(?,?)", [(fid, t) for t in p.outline.imports]
+            )
+
+    def _delete(self, rel: str) -> None:
+        row = self.conn.execute("SELECT id FROM files WHERE path=?", (rel,)).fetchone()
+        if not row:
+            return
+        fid = row[0]
+        self.conn.execute("DELETE FROM fts WHERE rowid=?", (fid,))
+        self.conn.execute("DELETE FROM symbols WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM imports WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM files WHERE id=?", (fid,))
+
+    def put_text(self, rel: str, text: str) -> None:
+        """Index an open buffer's text; it wins over the disk until `drop_overlay`."""
+        digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        parsed = parse_text(rel, text, len(text), 0, digest)
+        with self._lock, self.conn:
+            self._delete(rel)
+            self._insert(parsed, overlay=True)
+        self._vocab = None
+
+    def drop_overlay(self, rel: str, scope: Scope, max_file_bytes: int) -> None:
+        """Forget a closed buffer: the file on disk (if any, and in scope) is indexed again."""
+        with self._lock, self.conn:
+            self._delete(rel)
+        ab = os.path.join(self.root, rel)
+        if scope.admits(rel) and os.path.isfile(ab):
+            self.update_paths([rel], max_file_bytes)
+
+    def update_paths(self, rels: Iterable[str], max_file_bytes: int) -> None:
+        """Re-read the given files from disk (saved, created, deleted, renamed)."""
+        batch = []
+        with self._lock:
+            for rel in rels:
+                row = self.conn.execute(
+                    "SELECT overlay FROM files WHERE path=?", (rel,)
+                ).fetchone()
+                if row and row[0]:
+                    continue  # the open buffer wins
+                ab = os.path.join(self.root, rel)
+                try:
+                    st = os.stat(ab)
+                except OSError:
+                    with self.conn:
+                        self._delete(rel)
+                    continue
+                batch.append(read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes)))
+        if batch:
+            self._store(batch)
+        self._vocab = None
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def file_count(self) -> int:
+        with self._lock:
+            return self.conn.execute("SELECT count(*) FROM files WHERE skipped IS NULL").fetchone()[0]
+
+    def files(self, ids: Iterable[int]) -> dict[int, FileRow]:
+        ids = list(ids)
+        out: dict[int, FileRow] = {}
+        with self._lock:
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                q = ",".join("?" * len(chunk))
+                for fid, path, lang, kind, lines in self.conn.execute(
+                    f"SELECT id, path, lang, kind, lines FROM files WHERE id IN ({q})", chunk
+                ):
+                    out[fid] = FileRow(fid, path, lang, kind, lines)
+        return out
+
+    def all_files(self) -> list[FileRow]:
+        with self._lock:
+            return [
+                FileRow(*r)
+                for r in self.conn.execute(
+                    "SELECT id, path, lang, kind, lines FROM files WHERE skipped IS NULL"
+                )
+            ]
+
+    def search_term(self, term: str, limit: int = 5000) -> dict[int, float]:
+        """file id → fielded BM25 (positive, higher is better) for one index term."""
+        if not term or '"' in term:
+            return {}
+        with self._lock:
+            try:
+                rows = self.conn.execute(
+                    "SELECT rowid, -bm25(fts, ?, ?, ?) FROM fts WHERE fts MATCH ? LIMIT ?",
+                    (W_PATH, W_SYMBOLS, W_BODY, f'"{term}"', limit),
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return {}
+        return dict(rows)
+
+    def term_fields(self, term: str, ids: Iterable[int]) -> dict[int, set[str]]:
+        """Which fields (path, symbols, body) of the given files contain the term."""
+        ids = list(ids)
+        out: dict[int, set[str]] = {}
+        if not ids or '"' in term:
+            return out
+        with self._lock:
+            for col in ("path", "symbols", "body"):
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i : i + 500]
+                    q = ",".join("?" * len(chunk))
+                    try:
+                        rows = self.conn.execute(
+                            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({q})",
+                            (f'{col} : "{term}"', *chunk),
+                        ).fetchall()
+                    except sqlite3.OperationalError:
+                        rows = []
+                    for (fid,) in rows:
+                        out.setdefault(fid, set()).add(col)
+        return out
+
+    def doc_freq(self, term: str) -> int:
+        return self.vocab().get(term, 0)
+
+    def vocab(self) -> dict[str, int]:
+        """term → number of files containing it (cached until the index changes)."""
+        if self._vocab is None:
+            with self._lock:
+                self._vocab = dict(self.conn.execute("SELECT term, doc FROM vocab"))
+        return self._vocab
+
+    def definitions(self, lnames: Iterable[str]) -> dict[str, list[tuple[int, Symbol]]]:
+        """Lower-case name → the files and symbols that define it."""
+        names = list({n for n in lnames if n})
+        out: dict[str, list[tuple[int, Symbol]]] = {}
+        with self._lock:
+            for i in range(0, len(names), 500):
+                chunk = names[i : i + 500]
+                q = ",".join("?" * len(chunk))
+                for fid, name, lname, kind, start, end in self.conn.execute(
+                    f"SELECT file_id, name, lname, kind, start, end FROM symbols WHERE lname IN ({q})",
+                    chunk,
+                ):
+                    out.setdefault(lname, []).append((fid, Symbol(name, kind, start, end)))
+        return out
+
+    def symbols_of(self, fid: int) -> list[Symbol]:
+        with self._lock:
+            return [
+                Symbol(n, k, s, e)
+                for n, k, s, e in self.conn.execute(
+                    "SELECT name, kind, start, end FROM symbols WHERE file_id=? ORDER BY start", (fid,)
+                )
+            ]
+
+    def imports_of(self, fid: int) -> list[str]:
+        with self._lock:
+            return [t for (t,) in self.conn.execute("SELECT target FROM imports WHERE file_id=?", (fid,))]
+
+    def importers_of(self, needles: Iterable[str], limit: int = 200) -> dict[int, list[str]]:
+        """Files whose imports end with one of the needles (module stems), for the graph."""
+        out: dict[int, list[str]] = {}
+        with self._lock:
+            for needle in needles:
+                if not needle or len(needle) < 3:
+                    continue
+                for fid, target in self.conn.execute(
+                    "SELECT file_id, target FROM imports WHERE target LIKE ? LIMIT ?",
+                    (f"%{needle}", limit),
+                ):
+                    out.setdefault(fid, []).append(target)
+        return out
+
+    def overlay_paths(self) -> list[str]:
+        with self._lock:
+            return [p for (p,) in self.conn.execute("SELECT path FROM files WHERE overlay=1")]
+
+    def file_id(self, rel: str) -> int | None:
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT id FROM files WHERE path=? AND skipped IS NULL", (rel,)
+            ).fetchone()
+        return row[0] if row else None
+
+    def skipped_counts(self) -> dict[str, int]:
+        with self._lock:
+            return dict(
+                self.conn.execute(
+                    "SELECT skipped, count(*) FROM files WHERE skipped IS NOT NULL GROUP BY skipped"
+                ).fetchall()
+            )

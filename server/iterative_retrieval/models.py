@@ -1,0 +1,257 @@
+"""Typed values that flow between the phases of the loop.
+
+Every phase takes and returns these, so that the loop reads as four calls in order and every
+surface (CLI, language server, MCP) serialises the same result with `to_dict`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA_VERSION = "1.0"
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A definition found in a source file."""
+
+    name: str
+    """The defined name as written (`refreshToken`, `TokenStore`)."""
+    kind: str
+    """function, method, class, interface, type, struct, enum, constant, variable, module."""
+    start_line: int
+    """1-based first line of the definition."""
+    end_line: int
+    """1-based last line of the definition (best effort for pattern-based languages)."""
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What the structural pass learns about one file."""
+
+    symbols: tuple[Symbol, ...] = ()
+    imports: tuple[str, ...] = ()
+    """Imported module paths or names as written (`./jwt-utils`, `flask.helpers`, `fmt`)."""
+
+
+@dataclass(frozen=True)
+class Concept:
+    """One weighted piece of evidence taken from the task text."""
+
+    text: str
+    """The surface form (`refreshToken`, `src/auth.ts`, `expiry`)."""
+    kind: str
+    """path, frame, identifier, quoted, word, learned, synonym, variant."""
+    weight: float
+    """How much it counts; task identifiers and paths weigh most, learned terms least."""
+    terms: tuple[str, ...] = ()
+    """Index terms the concept searches for (lower-case, identifier parts and the whole)."""
+    origin: tuple[str, ...] = ()
+    """For learned synonyms and variants: the task concepts they stand in for."""
+
+    @property
+    def strong(self) -> bool:
+        """Strong concepts (code-shaped evidence) make a gap critical when nothing covers them."""
+        return self.kind in ("path", "frame", "identifier", "quoted")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A stack-trace frame or a `path:line` mention in the task."""
+
+    path: str
+    line: int | None = None
+    function: str | None = None
+
+
+@dataclass(frozen=True)
+class Query:
+    """The pattern's query: what DISPATCH searches for in one cycle."""
+
+    keywords: tuple[Concept, ...]
+    patterns: tuple[str, ...] = ()
+    """Glob patterns that candidates should match (boosted; never required unless user-given)."""
+    excludes: tuple[str, ...] = ()
+    """Glob patterns and exact paths that are never candidates."""
+    focus_areas: tuple[str, ...] = ()
+    """Symbols whose definitions the next cycle must look up (from the gaps)."""
+    frames: tuple[Frame, ...] = ()
+    include_tests: bool = False
+    """Whether tests, docs and fixtures may be candidates (the task is about them)."""
+    required_patterns: tuple[str, ...] = ()
+    """User-given include globs: candidates must match one of them."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "patterns": list(self.patterns),
+            "keywords": [c.text for c in self.keywords],
+            "excludes": list(self.excludes),
+            "focus_areas": list(self.focus_areas),
+        }
+
+
+@dataclass
+class Candidate:
+    """A file DISPATCH proposes, with the evidence that brought it in."""
+
+    path: str
+    file_id: int
+    bm25: float = 0.0
+    """Sum over concepts of concept weight × fielded BM25 of its terms."""
+    matched: dict[str, set[str]] = field(default_factory=dict)
+    """concept text → fields it matched in (path, symbols, body)."""
+    sources: set[str] = field(default_factory=set)
+    """Why it is a candidate: text, definition, path, frame, focus, graph."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """A span of a file worth reading, with its text."""
+
+    start_line: int
+    end_line: int
+    text: str
+    why: str = ""
+
+
+@dataclass
+class Evaluation:
+    """EVALUATE's verdict on one candidate."""
+
+    path: str
+    relevance: float
+    reason: str
+    missing: list[str] = field(default_factory=list)
+    """Symbols it uses that are defined in files not yet in the result, and uncovered concepts."""
+    cycle: int = 1
+    features: dict[str, float] = field(default_factory=dict)
+    defines: list[str] = field(default_factory=list)
+    """Task-named symbols this file defines."""
+    hit_lines: list[int] = field(default_factory=list)
+    """Lines (1-based) that matched task concepts, for regions."""
+    hit_symbols: list[Symbol] = field(default_factory=list)
+    """Definitions that matched task concepts, for regions."""
+    file_id: int = 0
+    matched_words: list[str] = field(default_factory=list)
+    """Task concepts found anywhere in the file."""
+    path_words: list[str] = field(default_factory=list)
+    """Task concepts found in the path."""
+    graph_links: list[str] = field(default_factory=list)
+    """Import links to the strongest candidates ("imports tokens.ts")."""
+    symbols: list[Symbol] = field(default_factory=list)
+    used_names: list[str] = field(default_factory=list)
+    """Names the file calls or mentions as types, for missing context."""
+
+    @property
+    def band(self) -> str:
+        return band_of(self.relevance)
+
+
+def band_of(relevance: float) -> str:
+    """The pattern's bands: high implements the target, medium related, low indirect."""
+    if relevance >= 0.8:
+        return "high"
+    if relevance >= 0.5:
+        return "medium"
+    if relevance >= 0.2:
+        return "low"
+    return "irrelevant"
+
+
+@dataclass
+class CycleTrace:
+    """What one cycle searched, found, learned and excluded."""
+
+    cycle: int
+    query: Query
+    candidates: int
+    kept: int
+    excluded: list[str]
+    learned: list[str]
+    gaps: list[str] = field(default_factory=list)
+    ranking: list[str] = field(default_factory=list)
+    """The merged ranking after this cycle (top paths), for per-cycle recall."""
+    stop_reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cycle": self.cycle,
+            "query": self.query.to_dict(),
+            "candidates": self.candidates,
+            "kept": self.kept,
+            "excluded": self.excluded,
+            "learned": self.learned,
+            "gaps": self.gaps,
+            "ranking": self.ranking,
+            "stop_reason": self.stop_reason,
+        }
+
+
+@dataclass
+class FileResult:
+    """One file of the final context."""
+
+    path: str
+    relevance: float
+    reason: str
+    missing: list[str]
+    cycle: int
+    regions: list[Region]
+    root: str = ""
+
+    @property
+    def band(self) -> str:
+        return band_of(self.relevance)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "relevance": round(self.relevance, 3),
+            "band": self.band,
+            "reason": self.reason,
+            "missing": self.missing,
+            "cycle": self.cycle,
+            "regions": [
+                {"start_line": r.start_line, "end_line": r.end_line, "text": r.text}
+                for r in self.regions
+            ],
+        }
+
+
+@dataclass
+class RetrievalResult:
+    """The loop's answer: ranked files with regions, the trace and run statistics."""
+
+    task: str
+    files: list[FileResult]
+    trace: list[CycleTrace]
+    stats: dict[str, Any]
+    roots: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "task": self.task,
+            "roots": self.roots,
+            "files": [f.to_dict() for f in self.files],
+            "trace": [t.to_dict() for t in self.trace],
+            "stats": self.stats,
+        }
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """Counts from one index refresh."""
+
+    files: int
+    indexed: int
+    """Files (re)read and (re)indexed in this refresh."""
+    unchanged: int
+    removed: int
+    skipped: dict[str, int]
+    """reason → count: binary, too_large, unreadable, undecodable, secret."""
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,267 @@
+"""Read a task the way an engineer reads an issue: strongest evidence first.
+
+File paths and stack-trace frames outweigh identifiers in backticks or code blocks, which outweigh
+quoted messages, which outweigh plain words. A long pasted issue must not drown its few strong
+signals in hundreds of weak words, so each kind is capped and repeated mentions add weight.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .models import Concept, Frame, Query
+from .tokenize import identifier_terms, split_identifier, stem
+
+W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
+MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are aren't as at be because been
+    before being below between both but by can cannot could did didn't do does doesn't doing don't
+    down during each few for from further had has have having he her here hers him his how i i'm
+    if in into is isn't it it's its itself just let's me might more most must my myself no nor not
+    now of off on once only or other ought our ours out over own same she should so some such than
+    that that's the their theirs them then there these they this those through to too under until
+    up very was wasn't we were what when where which while who whom why will with won't would you
+    your yours yourself e.g i.e etc via per vs may need needs want wants like seem seems seemed
+    still yet already always never sometimes get gets got getting make makes made use uses used
+    using way ways thing things something anything everything lot lots new one two three first
+    second instead rather however though although actually currently even well really just
+    please thanks thank hi hello issue issues problem problems bug bugs fix fixes fixed fixing add
+    adds added adding implement implements implemented implementing support supports supported
+    work works working worked broken break breaks expected expect behavior behaviour correct
+    correctly incorrect wrong right output result results example examples case cases code line
+    lines file files call calls called return returns returned value values run running runs see
+    try tried trying able unable would could should currently following follows shown show shows
+    print error errors true false none null python version time times possible maybe since able
+    test tests traceback recent last
+    """.split()
+)
+# Verbs that describe the change rather than the code: dropped from the keywords.
+TASK_VERBS = frozenset(
+    "fix add implement create update change remove refactor improve make write allow enable "
+    "disable handle resolve investigate debug rename move clean cleanup ensure prevent".split()
+)
+
+_FENCE_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.S)
+_INLINE_RE = re.compile(r"`([^`\n]{1,200})`")
+_PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
+_JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]+?) \()?((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)(?::\d+)?\)?")
+_PATH_LINE_RE = re.compile(r"(?<![\w/.-])((?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
+_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@-]+/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])")
+_QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
+_IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\(\))?")
+_WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
+_TEST_TASK_RE = re.compile(
+    r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
+    r"|\btest (coverage|suite|case)s?\b|\bconftest\b",
+    re.I,
+)
+_DOC_TASK_RE = re.compile(r"\b(docs?|documentation|readme|docstrings?|changelog|typo)\b", re.I)
+_CODE_EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala)$")
+
+
+def looks_like_identifier(tok: str) -> bool:
+    """Code-shaped: snake_case, camelCase, PascalCase with an inner capital, dotted, or CONST_CASE."""
+    base = tok.rstrip("()")
+    if "." in base:
+        return all(p for p in base.split("."))
+    if "_" in base.strip("_"):
+        return True
+    if re.search(r"[a-z][A-Z]", base) or re.search(r"[A-Z]{2,}[a-z]", base):
+        return True
+    return tok.endswith("()")
+
+
+def parse_task(task: str, include_tests: bool | None = None) -> Query:
+    """Build the first cycle's query from the task text."""
+    text = task[:200_000]
+    frames = _frames(text)
+    code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
+    prose = _strip_locations(_FENCE_RE.sub(" ", text))
+    inline = _INLINE_RE.findall(prose)
+
+    concepts: dict[str, Concept] = {}
+
+    def add(c: Concept) -> None:
+        key = c.kind + ":" + c.text.lower() if c.kind in ("path", "frame") else c.text.lower()
+        prev = concepts.get(key)
+        if prev is None or prev.weight < c.weight:
+            concepts[key] = c if prev is None else Concept(c.text, c.kind, max(c.weight, prev.weight) + 0.25, c.terms)
+        else:
+            concepts[key] = Concept(prev.text, prev.kind, prev.weight + 0.25, prev.terms)
+
+    # 1. frames and paths
+    for fr in frames[:MAX_PATHS]:
+        add(Concept(fr.path, "frame", W_FRAME, tuple(_path_stems(fr.path))))
+        if fr.function and fr.function not in ("<module>", "<lambda>"):
+            add(_ident_concept(fr.function, W_IDENT))
+    frame_paths = {fr.path for fr in frames}
+    for p in _paths(text)[:MAX_PATHS]:
+        if p in frame_paths or _THIRD_PARTY_RE.search(p):
+            continue
+        add(Concept(p, "path", W_PATH, tuple(_path_stems(p))))
+
+    # 2. identifiers: backticks and code blocks count most, then code-shaped words in prose
+    ident_counts: Counter[str] = Counter()
+    for snippet in inline:
+        for m in _IDENT_RE.finditer(snippet):
+            ident_counts[m.group().rstrip("()")] += 3
+    for block in code_blocks:
+        for m in _IDENT_RE.finditer(block):
+            tok = m.group()
+            if looks_like_identifier(tok) or m.group(1) or len(tok) >= 4:
+                ident_counts[tok.rstrip("()")] += 1
+    for m in _IDENT_RE.finditer(prose):
+        tok = m.group()
+        if looks_like_identifier(tok):
+            ident_counts[tok.rstrip("()")] += 2
+    idents = _rank_identifiers(ident_counts)
+    for ident, n in idents[:MAX_IDENTS]:
+        w = W_IDENT if n >= 2 else W_CODE
+        for part in _dotted_parts(ident):
+            add(_ident_concept(part, w))
+
+    # 3. quoted messages (error strings appear verbatim in code)
+    for q in _QUOTED_RE.findall(prose)[:8]:
+        terms = [stem(t) for t in _words_terms(q)]
+        if len(terms) >= 2 and " " in q.strip():
+            add(Concept(q, "quoted", W_QUOTED, tuple(terms)))
+
+    # 4. plain words, ranked by repetition; task verbs and stop words dropped
+    word_counts: Counter[str] = Counter()
+    first_form: dict[str, str] = {}
+    for m in _WORD_RE.finditer(prose):
+        w = m.group().lower()
+        if w.endswith("s") and m.group()[:-1].isupper():
+            w = w[:-1]  # APIs -> api
+        if len(w) < 3 or w in STOP_WORDS or w in TASK_VERBS or looks_like_identifier(m.group()):
+            continue
+        s = stem(w)
+        word_counts[s] += 1
+        first_form.setdefault(s, w)
+    seen_terms = {t for c in concepts.values() for t in c.terms}
+    for s, n in word_counts.most_common(MAX_WORDS):
+        if s in seen_terms:
+            continue
+        add(Concept(first_form[s], "word", W_WORD * (1 + 0.15 * min(n - 1, 4)), (s,)))
+
+    lowered = text.lower()
+    if include_tests is None:
+        include_tests = bool(_TEST_TASK_RE.search(text)) or any(
+            "test" in fr.path.lower() for fr in frames
+        )
+    about_docs = bool(_DOC_TASK_RE.search(lowered[:400]))
+    return Query(
+        keywords=tuple(concepts.values()),
+        frames=tuple(frames),
+        include_tests=include_tests or about_docs,
+    )
+
+
+_URL_RE = re.compile(r"\b\w+://\S+")
+
+
+def _strip_locations(text: str) -> str:
+    """Frames, paths and URLs are read on their own; their parts are not identifiers or words."""
+    text = _URL_RE.sub(" ", text)
+    text = _PY_FRAME_RE.sub(lambda m: " " + (m.group(3) or "") + " ", text)
+    text = _JS_FRAME_RE.sub(lambda m: " " + (m.group(1) or "") + " ", text)
+    text = _PATH_LINE_RE.sub(" ", text)
+    return _PATH_RE.sub(" ", text)
+
+
+def _ident_concept(ident: str, weight: float) -> Concept:
+    terms = identifier_terms(ident)
+    parts = [stem(t) for t in terms]
+    return Concept(ident, "identifier", weight, tuple(dict.fromkeys(parts)))
+
+
+def _dotted_parts(ident: str) -> list[str]:
+    """`flask.helpers.send_file` → itself and its last part; module prefixes are too generic."""
+    if "." not in ident:
+        return [ident]
+    parts = ident.split(".")
+    return [parts[-1]] + ([parts[-2]] if len(parts) > 1 and len(parts[-2]) > 2 else [])
+
+
+def _rank_identifiers(counts: Counter[str]) -> list[tuple[str, int]]:
+    out = []
+    for ident, n in counts.most_common():
+        low = ident.lower()
+        if low in STOP_WORDS or len(ident) < 2:
+            continue
+        if not identifier_terms(ident.split(".")[-1]):
+            continue
+        out.append((ident, n))
+    return out
+
+
+def _words_terms(s: str) -> list[str]:
+    out = []
+    for m in _WORD_RE.finditer(s):
+        out.extend(identifier_terms(m.group()))
+    return out
+
+
+def _path_stems(path: str) -> list[str]:
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    stem_name = name.rsplit(".", 1)[0]
+    return [stem(t) for t in identifier_terms(stem_name)] or [stem(stem_name.lower())]
+
+
+def _frames(text: str) -> list[Frame]:
+    frames: list[Frame] = []
+    for path, line, fn in _PY_FRAME_RE.findall(text):
+        frames.append(Frame(_clean_path(path), int(line), fn or None))
+    for fn, path, line in _JS_FRAME_RE.findall(text):
+        if path.startswith("node:") or "/" not in path and "." not in path:
+            continue
+        frames.append(Frame(_clean_path(path), int(line), (fn or "").split(".")[-1].strip() or None))
+    for path, line in _PATH_LINE_RE.findall(text):
+        if _CODE_EXT.search(path):
+            frames.append(Frame(_clean_path(path), int(line), None))
+    seen: set[tuple[str, int | None]] = set()
+    out = []
+    for fr in frames:
+        key = (fr.path, fr.line)
+        if key not in seen and not _THIRD_PARTY_RE.search(fr.path):
+            seen.add(key)
+            out.append(fr)
+    return out
+
+
+_THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules|/lib/python\d|^<|^internal/")
+
+
+def _paths(text: str) -> list[str]:
+    out: list[str] = []
+    for m in _PATH_RE.finditer(text):
+        p = m.group(1).rstrip(".,:;)")
+        if p.startswith(("http", "www.")) or "://" in text[max(0, m.start() - 8) : m.start() + 3]:
+            continue
+        if "/" in p and not re.search(r"[A-Za-z]", p.rsplit("/", 1)[-1]):
+            continue
+        if p.count("/") == 0 and not _CODE_EXT.search(p) and "." not in p:
+            continue
+        if p not in out:
+            out.append(_clean_path(p))
+    return out
+
+
+def _clean_path(p: str) -> str:
+    p = p.replace("\\", "/")
+    while p.startswith("./"):
+        p = p[2:]
+    return p
+
+
+def mentioned_words(query: Query) -> set[str]:
+    """All stems the task itself mentions (for coverage and for telling learned terms apart)."""
+    return {t for c in query.keywords for t in c.terms}
+
+
+def split_words(text: str) -> list[str]:
+    return split_identifier(text)

@@ -1,0 +1,226 @@
+"""REFINE: learn the codebase's words from what EVALUATE found, and aim the next cycle.
+
+Four sources, strongest first: pseudo-relevance feedback (terms frequent in the best files, rare
+in the repository); close variants of task words with no evidence (rapidfuzz over the index
+vocabulary); programming synonyms for words the code never uses; and focus areas — the symbols
+the best files use whose definitions are not in the result yet. Files under 0.2 are excluded.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from rapidfuzz import fuzz, process
+
+from .dispatch import SearchCache
+from .index import Index
+from .models import Concept, Evaluation, Query
+from .query import STOP_WORDS, TASK_VERBS
+from .synonyms import synonyms
+from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem, text_terms
+
+HIGH = 0.7
+"""The pattern's threshold for a file that counts as good context (stop rule)."""
+EXCLUDE_BELOW = 0.2
+FEEDBACK_FILES = 5
+LEARNED_WEIGHT = 0.6
+VARIANT_WEIGHT = 0.9
+SYNONYM_WEIGHT = 0.8
+MAX_FOCUS = 6
+
+
+@dataclass
+class Refinement:
+    """What one REFINE step produced."""
+
+    query: Query
+    learned: list[str]
+    excluded: list[str]
+    focus: list[str]
+
+
+@dataclass
+class Gaps:
+    """What the result still lacks."""
+
+    critical: list[str]
+    """Strong task concepts (identifiers, paths, frames, quoted messages) no good file covers."""
+    weak: list[str]
+    """Plain task words no good file covers."""
+
+
+def find_gaps(evals: list[Evaluation], task_concepts: list[Concept]) -> Gaps:
+    good = [e for e in evals if e.relevance >= 0.5][:10]
+    covered = {w for e in good for w in e.matched_words}
+    critical = [c.text for c in task_concepts if c.strong and c.text not in covered]
+    weak = [c.text for c in task_concepts if not c.strong and c.text not in covered]
+    return Gaps(critical, weak)
+
+
+def missing_context(
+    index: Index, evals: list[Evaluation], task_stems: set[str], kept: set[str], files: dict
+) -> list[str]:
+    """Fill each good file's `missing`: names it uses that are defined only in files not kept."""
+    focus: Counter[str] = Counter()
+    good = [e for e in evals if e.relevance >= 0.5][:8]
+    for ev in good:
+        names = ev.used_names
+        if not names:
+            continue
+        defs = index.definitions(n.lower() for n in names)
+        ranked: list[tuple[float, str]] = []
+        for name in names:
+            where = defs.get(name.lower(), [])
+            paths = {files[fid].path for fid, _ in where if fid in files}
+            if not paths or ev.path in paths or paths & kept or len(paths) > 3:
+                continue
+            overlap = len({stem(t) for t in identifier_terms(name)} & task_stems)
+            ranked.append((overlap * 2 + (1 if name[0].isupper() else 0), name))
+        ranked.sort(key=lambda t: -t[0])
+        ev.missing = [n for score, n in ranked[:5] if score > 0]
+        for score, n in ranked[:5]:
+            focus[n] += score + ev.relevance
+    return [n for n, _ in focus.most_common(MAX_FOCUS)]
+
+
+def refine(
+    index: Index,
+    query: Query,
+    evals: list[Evaluation],
+    task_concepts: list[Concept],
+    task_text: str,
+    cache: SearchCache,
+    read_text: Callable[[str], str | None],
+    focus: list[str],
+    gaps: Gaps,
+    excluded: set[str],
+) -> Refinement:
+    known = {t for c in query.keywords for t in c.terms}
+    learned: list[Concept] = []
+    learned += _feedback(index, evals, known, read_text)
+    known |= {t for c in learned for t in c.terms}
+    learned += _variants_and_synonyms(index, task_concepts, gaps, task_text, known, cache)
+
+    new_excl = [
+        e.path for i, e in enumerate(evals)
+        if e.relevance < EXCLUDE_BELOW and i >= 10 and e.path not in excluded
+    ]
+    good = [e for e in evals if e.relevance >= HIGH][:6]
+    patterns = list(query.patterns)
+    for e in good:
+        folder = e.path.rsplit("/", 1)[0] if "/" in e.path else ""
+        pat = f"{folder}/**" if folder else "*"
+        if folder and pat not in patterns:
+            patterns.append(pat)
+    new_query = replace(
+        query,
+        keywords=tuple(query.keywords) + tuple(learned),
+        patterns=tuple(patterns[:8]),
+        excludes=tuple(query.excludes) + tuple(new_excl),
+        focus_areas=tuple(focus),
+    )
+    return Refinement(new_query, [c.text for c in learned], new_excl, focus)
+
+
+def _feedback(
+    index: Index, evals: list[Evaluation], known: set[str], read_text: Callable[[str], str | None]
+) -> list[Concept]:
+    """RM3-style: terms frequent in the top files, rare in the repository."""
+    top = [e for e in evals[:FEEDBACK_FILES] if e.relevance >= 0.4]
+    if not top:
+        return []
+    vocab = index.vocab()
+    n = max(len(vocab) and index.file_count(), 2)
+    scores: Counter[str] = Counter()
+    support: Counter[str] = Counter()
+    surface: dict[str, str] = {}
+    for ev in top:
+        text = read_text(ev.path)
+        if not text:
+            continue
+        counts = Counter(stem(t) for t in text_terms(text[:200_000]))
+        total = sum(counts.values()) or 1
+        for sym in ev.symbols:
+            for t in identifier_terms(sym.name):
+                s = stem(t)
+                counts[s] += 3
+                surface.setdefault(s, t)
+        for s, tf in counts.items():
+            if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
+                continue
+            df = vocab.get(s, 0)
+            if df == 0 or df > max(0.15 * n, min(10, 0.3 * n)):
+                continue
+            idf = math.log((n + 1) / (df + 0.5))
+            scores[s] += (tf / total) * ev.relevance * idf
+            support[s] += 1
+    ranked = [(s, v * (1.5 if support[s] >= 2 else 1.0)) for s, v in scores.items()
+              if support[s] >= 2 or len(top) == 1]
+    ranked.sort(key=lambda t: -t[1])
+    out = []
+    for s, _ in ranked[:6]:
+        out.append(Concept(surface.get(s, s), "learned", LEARNED_WEIGHT, (s,)))
+    return out
+
+
+_WORDS_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _variants_and_synonyms(
+    index: Index,
+    task_concepts: list[Concept],
+    gaps: Gaps,
+    task_text: str,
+    known: set[str],
+    cache: SearchCache,
+) -> list[Concept]:
+    vocab = index.vocab()
+    n = max(index.file_count(), 1)
+    out: list[Concept] = []
+    weak = [c for c in task_concepts if c.kind in ("word", "identifier") and c.text in gaps.weak + gaps.critical]
+    rare = [c for c in task_concepts if c.kind in ("word", "identifier")
+            and all(vocab.get(t, 0) == 0 for t in c.terms)]
+    targets = list({c.text: c for c in weak + rare}.values())
+
+    # phrases of two task words ("rate limiting") are looked up joined, as code writes them
+    words = [w.lower() for w in _WORDS_RE.findall(task_text[:2000])]
+    phrases = ["".join(split_identifier(a + "_" + b)) for a, b in zip(words, words[1:])]
+    pair_words = list(zip(words, words[1:]))
+    by_text = {c.text.lower(): c.text for c in task_concepts}
+    syn_sources: list[tuple[str, tuple[str, ...]]] = [(c.text, (c.text,)) for c in targets]
+    for phrase, (a, b) in zip(phrases, pair_words):
+        origin = tuple(by_text[w] for w in (a, b) if w in by_text)
+        if origin and synonyms(phrase):
+            syn_sources.insert(0, (phrase, origin))
+    seen = set(known)
+    for word, origin in syn_sources:
+        added = 0
+        for syn in synonyms(word):
+            terms = tuple(dict.fromkeys(stem(t) for t in identifier_terms(syn) or [syn]))
+            if not terms or terms[-1] in seen:
+                continue
+            df = vocab.get(terms[-1], 0)
+            if df == 0 or df > 0.3 * n:
+                continue
+            seen.update(terms)
+            out.append(Concept(syn, "synonym", SYNONYM_WEIGHT, terms, origin))
+            added += 1
+            if added >= 3:
+                break
+
+    if targets and vocab:
+        choices = [t for t in vocab if len(t) >= 4]
+        for c in targets[:6]:
+            key = "".join(c.terms[-1:])
+            if len(key) < 4:
+                continue
+            for term, score, _ in process.extract(key, choices, scorer=fuzz.ratio, limit=3, score_cutoff=84):
+                if term in seen or term == key:
+                    continue
+                seen.add(term)
+                out.append(Concept(term, "variant", VARIANT_WEIGHT, (term,), (c.text,)))
+    return out[:10]

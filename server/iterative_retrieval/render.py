@@ -1,0 +1,96 @@
+"""Render a result for people: a ranked table with a short trace, or Markdown for a chat."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .models import RetrievalResult
+
+_FENCE_LANG = {
+    ".py": "python", ".ts": "typescript", ".tsx": "tsx", ".js": "javascript", ".jsx": "jsx",
+    ".go": "go", ".rs": "rust", ".java": "java", ".rb": "ruby", ".php": "php", ".cs": "csharp",
+    ".c": "c", ".h": "c", ".cpp": "cpp", ".cc": "cpp", ".hpp": "cpp", ".kt": "kotlin",
+    ".swift": "swift", ".scala": "scala", ".sh": "bash", ".md": "markdown", ".json": "json",
+    ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
+}
+
+
+def to_json(result: RetrievalResult) -> str:
+    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+
+
+def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = False) -> str:
+    """The terminal view: rank, relevance, band, path, reason; then the trace."""
+    lines = [f"Task: {_one_line(result.task)}", ""]
+    if not result.files:
+        lines.append("No relevant files found.")
+    width = max((len(f.path) for f in result.files), default=10)
+    width = min(max(width, 10), 70)
+    for i, f in enumerate(result.files, 1):
+        ranges = ", ".join(f"{r.start_line}-{r.end_line}" for r in f.regions[:4])
+        lines.append(f"{i:>2}. {f.relevance:.2f} {f.band:<6} {f.path:<{width}}  {f.reason}")
+        if ranges:
+            lines.append(f"{'':>4}{'':>12}lines {ranges}" + (" …" if len(f.regions) > 4 else ""))
+        if f.missing:
+            lines.append(f"{'':>16}missing: {', '.join(f.missing[:5])}")
+        if show_regions:
+            for r in f.regions:
+                lines.append(f"{'':>6}--- {f.path}:{r.start_line}-{r.end_line}")
+                lines.extend(f"{'':>6}{n:>5} {t}" for n, t in enumerate(r.text.splitlines(), r.start_line))
+    lines.append("")
+    lines.append("Trace:")
+    for t in result.trace:
+        q = t.query.to_dict()
+        kw = ", ".join(q["keywords"][:10]) + (" …" if len(q["keywords"]) > 10 else "")
+        lines.append(f"  cycle {t.cycle}: {t.candidates} candidates, {t.kept} ≥ 0.7; keywords: {kw}")
+        if t.learned:
+            lines.append(f"    learned: {', '.join(t.learned)}")
+        if t.excluded:
+            lines.append(f"    excluded: {len(t.excluded)} files under 0.2")
+        if q["focus_areas"]:
+            lines.append(f"    focus: {', '.join(q['focus_areas'])}")
+        if t.stop_reason:
+            lines.append(f"    stop: {t.stop_reason}")
+    st = result.stats
+    lines.append(
+        f"{st.get('files_indexed', 0)} files indexed ({st.get('files_reindexed', 0)} re-read), "
+        f"{st.get('tokens', 0)}/{st.get('budget', 0)} tokens, {st.get('seconds', 0):.2f}s"
+    )
+    return "\n".join(lines)
+
+
+def to_markdown(result: RetrievalResult) -> str:
+    """Context ready to paste into a chat: why each file matters, then its regions."""
+    out = [f"## Context for: {_one_line(result.task)}", ""]
+    if not result.files:
+        out.append("_No relevant files found._")
+        return "\n".join(out)
+    out.append("| # | relevance | file | why |")
+    out.append("|---|---|---|---|")
+    for i, f in enumerate(result.files, 1):
+        out.append(f"| {i} | {f.relevance:.2f} ({f.band}) | `{f.path}` | {_cell(f.reason)} |")
+    out.append("")
+    for f in result.files:
+        if not f.regions:
+            continue
+        lang = _FENCE_LANG.get(os.path.splitext(f.path)[1].lower(), "")
+        out.append(f"### `{f.path}` — {f.relevance:.2f}")
+        out.append(f"{f.reason}")
+        if f.missing:
+            out.append(f"Uses, defined elsewhere: {', '.join(f'`{m}`' for m in f.missing[:5])}")
+        for r in f.regions:
+            fence = "````" if "```" in r.text else "```"
+            out.append(f"\nLines {r.start_line}–{r.end_line}:")
+            out.append(f"{fence}{lang}\n{r.text}\n{fence}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _one_line(s: str, n: int = 120) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,128 @@
+"""Identifier-aware tokenization shared by the index and the query.
+
+Code names things in compounds (`getUserById`, `rate_limiter`, `jwt-utils`), tasks name them in
+words. Emitting both the parts and the joined whole lets "user id" find `getUserById` and
+`getUserById` find exactly itself. The index and the query must tokenize alike, so both use this.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
+# camelCase / PascalCase / ACRONYMWord / digits boundaries
+_CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_SEP_RE = re.compile(r"[_$\-.]+")
+
+MIN_PART = 2
+MAX_TOKEN = 40
+
+# Keywords and boilerplate of the common languages: frequent everywhere, so they only add noise
+# and index size. Task stop words live in query.py.
+CODE_STOP = frozenset(
+    """
+    if else elif for while do return def class self this function func fn var let const import from
+    as in is not and or none null nil true false new try except catch finally throw throws raise
+    with pass break continue public private protected static void int str bool string float double
+    char long short byte unsigned signed struct enum interface extends implements package namespace
+    using include end begin then lambda yield async await typeof instanceof switch case default
+    goto sizeof export module require super cls args kwargs println printf fmt err ok the of to
+    a an be it at on by we you use get set
+    """.split()
+)
+
+
+def split_identifier(ident: str) -> list[str]:
+    """`getUserByID_v2` → ['get', 'user', 'by', 'id', 'v2']: lower-case parts of one identifier."""
+    parts: list[str] = []
+    for chunk in _SEP_RE.split(ident):
+        if not chunk:
+            continue
+        pieces = _CAMEL_RE.findall(chunk)
+        # keep a trailing digit run glued to its word (v2, utf8, sha256)
+        merged: list[str] = []
+        for p in pieces:
+            if p.isdigit() and merged and not merged[-1].isdigit():
+                merged[-1] += p
+            else:
+                merged.append(p)
+        parts.extend(m.lower() for m in merged)
+    return parts
+
+
+def identifier_terms(ident: str) -> list[str]:
+    """Index terms for one identifier: its parts, and the whole joined when it is a compound."""
+    parts = split_identifier(ident)
+    out = [p for p in parts if len(p) >= MIN_PART and p not in CODE_STOP and not p.isdigit()]
+    if len(parts) > 1:
+        whole = "".join(parts)
+        if len(whole) <= MAX_TOKEN:
+            out.append(whole)
+    return out
+
+
+def text_terms(text: str) -> Iterator[str]:
+    """All index terms of a text, in order (with repeats)."""
+    for m in IDENT_RE.finditer(text):
+        ident = m.group()
+        if len(ident) > 80:
+            continue
+        yield from identifier_terms(ident)
+
+
+def path_terms(path: str) -> list[str]:
+    """Terms of a relative path: every folder and the file name, split like identifiers."""
+    out: list[str] = []
+    for seg in re.split(r"[/\\]", path):
+        stem = seg.rsplit(".", 1)[0] if "." in seg[1:] else seg
+        out.extend(identifier_terms(stem))
+    return out
+
+
+def term_counts(text: str) -> Counter[str]:
+    return Counter(text_terms(text))
+
+
+_STEM_SUFFIXES = (
+    "izations", "ization", "ations", "ation", "ators", "ator", "ments", "ment", "ness", "ings",
+    "ing", "ions", "ion", "ated", "ates", "ate", "ies", "ied", "ers", "er", "ed", "es", "ly", "s",
+)
+_MIN_STEM = 4
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper so that expiry/expires/expiration and token/tokens meet.
+
+    Deliberately weaker than Porter: code vocabulary is full of short names where aggressive
+    stemming merges unrelated words, and it must be cheap enough to run on every indexed term.
+    """
+    w = word.lower()
+    if len(w) <= _MIN_STEM:
+        return w
+    cached = _STEM_CACHE.get(w)
+    if cached is not None:
+        return cached
+    out = w
+    for suf in _STEM_SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= _MIN_STEM:
+            if suf == "s" and w[-2] in "su":  # class, status, analysis
+                continue
+            if suf == "es" and w[-3] not in "sxzhi" and w[-3] not in "aeiou":
+                out = w[:-1]  # "bytes" -> "byte" (then trimmed below)
+            else:
+                out = w[: -len(suf)]
+            break
+    if len(out) > _MIN_STEM and out[-1] in "ey":
+        out = out[:-1]
+    if len(_STEM_CACHE) < 500_000:
+        _STEM_CACHE[w] = out
+    return out
+
+
+_STEM_CACHE: dict[str, str] = {}
+
+
+def stem_all(terms: Iterable[str]) -> list[str]:
+    return [stem(t) for t in terms]

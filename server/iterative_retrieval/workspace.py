@@ -1,0 +1,183 @@
+"""Which files of a root are in scope: git's view, ignore files, default and secret excludes.
+
+Everything that decides whether a path may be read or returned lives here, so that containment
+(never outside the root) and secrecy (never a key or `.env`) are enforced in one place.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from .config import PROJECT_IGNORE_FILE
+
+DEFAULT_EXCLUDES = (
+    ".git/", ".hg/", ".svn/", ".bzr/", "_darcs/",
+    "node_modules/", "bower_components/", "jspm_packages/", "vendor/bundle/",
+    ".venv/", "venv/", "env/", ".env/", "virtualenv/", ".tox/", ".nox/", "site-packages/",
+    "__pycache__/", ".mypy_cache/", ".pytest_cache/", ".ruff_cache/", ".cache/", ".parcel-cache/",
+    ".next/", ".nuxt/", ".svelte-kit/", ".turbo/", ".gradle/", ".idea/", ".vscode-test/",
+    "build/", "dist/", "out/", "target/", "bin/", "obj/", "coverage/", ".coverage", "htmlcov/",
+    "*.egg-info/", ".eggs/",
+    "*.lock", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
+    "Cargo.lock", "poetry.lock", "Pipfile.lock", "composer.lock", "Gemfile.lock", "go.sum",
+    "*.min.js", "*.min.css", "*.map", "*.bundle.js", "*.chunk.js", "*.pb.go", "*_pb2.py",
+    "*.generated.*", "*.g.dart",
+    "*.pyc", "*.pyo", "*.class", "*.o", "*.a", "*.so", "*.dylib", "*.dll", "*.exe", "*.jar",
+    "*.war", "*.whl", "*.zip", "*.tar", "*.gz", "*.tgz", "*.bz2", "*.xz", "*.7z", "*.rar",
+    "*.png", "*.jpg", "*.jpeg", "*.gif", "*.bmp", "*.ico", "*.webp", "*.svg", "*.pdf", "*.psd",
+    "*.mp3", "*.mp4", "*.wav", "*.ogg", "*.mov", "*.avi", "*.woff", "*.woff2", "*.ttf", "*.eot",
+    "*.otf", "*.sqlite", "*.sqlite3", "*.db", "*.bin", "*.dat", "*.pkl", "*.npy", "*.npz",
+    "*.parquet", "*.onnx", "*.pt", "*.h5", "*.DS_Store",
+)
+
+SECRET_PATTERNS = (
+    ".env", ".env.*", "*.env", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks",
+    "*.keystore", "*.crt", "*.cer", "*.der", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+    "*.ppk", ".netrc", "_netrc", ".npmrc", ".pypirc", ".pgpass", ".htpasswd", "credentials",
+    "credentials.*", "*credentials*.json", "*secret*.json", "*secrets*.y*ml", "secrets.*",
+    ".aws/", ".ssh/", ".gnupg/", ".docker/config.json", ".kube/config", "*.kdbx",
+    "service-account*.json", "*.tfstate", "*.tfstate.*", "*.tfvars",
+)
+# Example files document variables and are safe to show.
+_SECRET_ALLOW = (".env.example", ".env.sample", ".env.template", ".env.dist")
+
+
+class WorkspaceError(ValueError):
+    """A root that cannot be used (missing, not a folder)."""
+
+
+@dataclass(frozen=True)
+class WorkspaceFile:
+    """A file in scope: its path relative to the root (forward slashes) and absolute path."""
+
+    rel: str
+    abs: str
+
+
+def check_root(root: str | os.PathLike[str]) -> Path:
+    """The root's real path, or a WorkspaceError that says what is wrong with it."""
+    p = Path(root).expanduser()
+    if not p.exists():
+        raise WorkspaceError(f"root does not exist: {root}")
+    if not p.is_dir():
+        raise WorkspaceError(f"root is not a folder: {root}")
+    return p.resolve()
+
+
+def is_inside(root: Path, path: str | os.PathLike[str]) -> bool:
+    """True when path, with symlinks resolved, lies inside root (root itself excluded)."""
+    try:
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return False
+    return real != root and root in real.parents
+
+
+def is_secret(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    if name in _SECRET_ALLOW:
+        return False
+    return _SECRET_SPEC.match_file(rel)
+
+
+_SECRET_SPEC = pathspec.PathSpec.from_lines("gitwildmatch", SECRET_PATTERNS)
+_DEFAULT_SPEC = pathspec.PathSpec.from_lines("gitwildmatch", DEFAULT_EXCLUDES)
+
+
+class Scope:
+    """Decides which relative paths of one root are in scope."""
+
+    def __init__(self, root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()):
+        self.root = root
+        self.include = pathspec.PathSpec.from_lines("gitwildmatch", list(include)) if include else None
+        lines = list(exclude) + _read_lines(root / PROJECT_IGNORE_FILE)
+        self.exclude = pathspec.PathSpec.from_lines("gitwildmatch", lines) if lines else None
+
+    def admits(self, rel: str) -> bool:
+        if _DEFAULT_SPEC.match_file(rel) or is_secret(rel):
+            return False
+        if self.exclude is not None and self.exclude.match_file(rel):
+            return False
+        return self.include is None or self.include.match_file(rel)
+
+    def files(self) -> Iterator[WorkspaceFile]:
+        """Files in scope: git's tracked + untracked-not-ignored, else a gitignore-aware walk."""
+        rels = _git_files(self.root)
+        if rels is None:
+            rels = _walk(self.root)
+        for rel in rels:
+            if not self.admits(rel):
+                continue
+            ab = os.path.join(self.root, rel)
+            if os.path.islink(ab) and not is_inside(self.root, ab):
+                continue  # a symlink out of the root is never followed
+            yield WorkspaceFile(rel, ab)
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def _git_files(root: Path) -> list[str] | None:
+    """Paths git would show (tracked + untracked not ignored), or None when root is not a repo."""
+    if not (root / ".git").exists() and not _inside_git(root):
+        return None
+    try:
+        out = subprocess.run(
+            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--deduplicate"],
+            cwd=root, capture_output=True, timeout=60, check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    seen: list[str] = []
+    for raw in out.split(b"\0"):
+        if raw:
+            rel = raw.decode("utf-8", "surrogateescape")
+            if os.path.isfile(os.path.join(root, rel)):  # skips deleted files and submodules
+                seen.append(rel)
+    return seen
+
+
+def _inside_git(root: Path) -> bool:
+    return any((p / ".git").exists() for p in root.parents)
+
+
+def _walk(root: Path) -> Iterator[str]:
+    """A walk that honours every .gitignore (nested too); symlinked folders are not entered."""
+    specs: list[tuple[str, pathspec.PathSpec]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        rel_dir = "" if rel_dir == "." else rel_dir
+        specs = [(base, s) for base, s in specs if rel_dir == base or rel_dir.startswith(base)]
+        if ".gitignore" in filenames:
+            lines = _read_lines(Path(dirpath) / ".gitignore")
+            if lines:
+                specs.append((rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+
+        def ignored(rel: str, is_dir: bool) -> bool:
+            probe = rel + "/" if is_dir else rel
+            return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
+
+        keep = []
+        for d in sorted(dirnames):
+            rel = f"{rel_dir}/{d}" if rel_dir else d
+            if d == ".git" or _DEFAULT_SPEC.match_file(rel + "/") or ignored(rel, True):
+                continue
+            if os.path.islink(os.path.join(dirpath, d)):
+                continue
+            keep.append(d)
+        dirnames[:] = keep
+        for f in sorted(filenames):
+            rel = f"{rel_dir}/{f}" if rel_dir else f
+            if not ignored(rel, False):
+                yield rel

@@ -1,0 +1,171 @@
+"""The command line end to end, as a user runs it: real processes, real files, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import EXAMPLES, write_files
+
+
+def run(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "iterative_retrieval", *args],
+        input=stdin, capture_output=True, text=True, cwd=cwd, timeout=120,
+    )
+
+
+def test_missing_root_is_a_one_line_error(tmp_path):
+    """A root that does not exist: one line on stderr, exit 2, nothing on stdout."""
+    p = run("retrieve", "fix the login", "--root", str(tmp_path / "nope"))
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr.strip().count("\n") == 0
+    assert "root does not exist" in p.stderr
+
+
+def test_root_that_is_a_file(tmp_path):
+    """A root that is a file: exit 2 with 'not a folder'."""
+    f = tmp_path / "f.txt"
+    f.write_text("x")
+    p = run("retrieve", "fix the login", "--root", str(f))
+    assert p.returncode == 2 and "not a folder" in p.stderr
+
+
+@pytest.mark.parametrize("task", ["", "   \n\t "])
+def test_empty_task(tmp_path, task):
+    """An empty or blank task: exit 2 with a message that says the task is empty."""
+    p = run("retrieve", task, "--root", str(tmp_path))
+    assert p.returncode == 2 and "task is empty" in p.stderr
+
+
+def test_empty_task_from_stdin(tmp_path):
+    """'-' reads the task from stdin; an empty stdin is the same clear error."""
+    p = run("retrieve", "-", "--root", str(tmp_path), stdin="")
+    assert p.returncode == 2 and "task is empty" in p.stderr
+
+
+def test_missing_task_file(tmp_path):
+    """A --task-file that cannot be read: exit 2 naming the file."""
+    p = run("retrieve", "--task-file", str(tmp_path / "none.md"), "--root", str(tmp_path))
+    assert p.returncode == 2 and "none.md" in p.stderr
+
+
+def test_bad_option_values(tmp_path):
+    """Out-of-range options are refused with exit 2."""
+    p = run("retrieve", "x y", "--root", str(tmp_path), "--max-cycles", "0")
+    assert p.returncode == 2 and "max_cycles" in p.stderr
+
+
+def test_bad_files_are_skipped_and_counted(tmp_path):
+    """Binary, huge and undecodable files are skipped, counted in stats, and never crash a run."""
+    write_files(tmp_path, {
+        "src/login.py": "def login(user, password):\n    return check_password(user, password)\n",
+        "src/blob.dat2": b"\x00\x01\x02binary" * 100,
+        "src/huge.py": "x = 1\n" * 400_000,
+        "src/latin.py": b"# caf\xe9 login\ndef login_cafe():\n    pass\n",
+        "src/bad.txt": bytes(range(128, 256)) * 50,
+    })
+    p = run("retrieve", "fix the login", "--root", str(tmp_path), "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    skipped = out["stats"]["skipped"]
+    assert skipped.get("binary") == 1
+    assert skipped.get("too_large") == 1
+    assert skipped.get("undecodable") == 1
+    paths = [f["path"] for f in out["files"]]
+    assert paths[0] == "src/login.py"
+    assert "src/latin.py" in paths
+
+
+def test_unreadable_file_is_skipped(tmp_path):
+    """A file the user cannot read is skipped and counted, when permissions apply (not as root)."""
+    import os
+
+    write_files(tmp_path, {"a.py": "def login(): pass\n", "b.py": "def login_b(): pass\n"})
+    os.chmod(tmp_path / "b.py", 0)
+    try:
+        p = run("retrieve", "login", "--root", str(tmp_path), "--json")
+        assert p.returncode == 0, p.stderr
+        if os.geteuid() != 0:
+            assert json.loads(p.stdout)["stats"]["skipped"].get("unreadable") == 1
+    finally:
+        os.chmod(tmp_path / "b.py", 0o644)
+
+
+def test_corrupt_index_is_rebuilt(tmp_path, _isolated_cache):
+    """A corrupt cache file is replaced by a fresh index, never fatal."""
+    write_files(tmp_path, {"auth.py": "def refresh_token(): pass\n"})
+    assert run("index", "--root", str(tmp_path)).returncode == 0
+    dbs = list(Path(_isolated_cache).rglob("*.sqlite3"))
+    assert len(dbs) == 1
+    dbs[0].write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(dbs[0]) + suffix).unlink(missing_ok=True)
+    p = run("retrieve", "refresh token", "--root", str(tmp_path), "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["files"][0]["path"] == "auth.py"
+
+
+def test_second_run_rereads_nothing(tmp_path):
+    """The index persists: a second run on an unchanged tree re-reads no file; an edit re-reads one."""
+    write_files(tmp_path, {f"m{i}.py": f"def f{i}(): return {i}\n" for i in range(20)})
+    first = json.loads(run("index", "--root", str(tmp_path), "--json").stdout)[0]
+    assert first["indexed"] == 20
+    second = json.loads(run("index", "--root", str(tmp_path), "--json").stdout)[0]
+    assert second["indexed"] == 0 and second["unchanged"] == 20
+    (tmp_path / "m3.py").write_text("def changed(): pass\n")
+    (tmp_path / "m4.py").unlink()
+    third = json.loads(run("index", "--root", str(tmp_path), "--json").stdout)[0]
+    assert third["indexed"] == 1 and third["removed"] == 1
+
+
+def test_index_lives_in_the_cache_folder_or_the_flag(tmp_path, _isolated_cache):
+    """By default the index is under XDG_CACHE_HOME; --cache-dir overrides it; never in the root."""
+    write_files(tmp_path / "ws", {"a.py": "x = 1\n"})
+    run("index", "--root", str(tmp_path / "ws"))
+    assert list((Path(_isolated_cache) / "iterative-retrieval").glob("*.sqlite3"))
+    run("index", "--root", str(tmp_path / "ws"), "--cache-dir", str(tmp_path / "c"))
+    assert list((tmp_path / "c").glob("*.sqlite3"))
+    assert not [p for p in (tmp_path / "ws").rglob("*") if p.suffix.startswith(".sqlite")]
+
+
+def test_json_schema_fields():
+    """--json prints one object with the documented fields and forward-slash relative paths."""
+    p = run("retrieve", "Fix the authentication token expiry bug", "--root",
+            str(EXAMPLES / "auth-service"), "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["schema_version"] == "1.0"
+    assert set(out) >= {"schema_version", "task", "files", "trace", "stats"}
+    f = out["files"][0]
+    assert set(f) >= {"path", "relevance", "band", "reason", "missing", "cycle", "regions"}
+    assert "\\" not in f["path"] and not f["path"].startswith("/")
+    r = f["regions"][0]
+    assert set(r) == {"start_line", "end_line", "text"} and r["start_line"] <= r["end_line"]
+    t = out["trace"][0]
+    assert set(t["query"]) == {"patterns", "keywords", "excludes", "focus_areas"}
+    assert set(t) >= {"cycle", "query", "candidates", "kept", "excluded", "learned"}
+
+
+def test_markdown_and_text_outputs():
+    """--markdown is chat-ready; the default is a ranked table with a trace."""
+    root = str(EXAMPLES / "auth-service")
+    md = run("retrieve", "Fix the authentication token expiry bug", "--root", root, "--markdown")
+    assert md.returncode == 0 and md.stdout.startswith("## Context for:")
+    assert "```typescript" in md.stdout
+    txt = run("retrieve", "Fix the authentication token expiry bug", "--root", root)
+    assert txt.returncode == 0 and "Trace:" in txt.stdout and "cycle 1:" in txt.stdout
+
+
+def test_task_file(tmp_path):
+    """--task-file reads a long pasted issue."""
+    issue = tmp_path / "issue.md"
+    issue.write_text("Tokens never expire.\n\nThe `isExpired` check in tokens.ts always says false.\n")
+    p = run("retrieve", "--task-file", str(issue), "--root", str(EXAMPLES / "auth-service"), "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["files"][0]["path"] == "src/auth/tokens.ts"

@@ -1,0 +1,63 @@
+"""Reading a task: frames, paths, identifiers, quoted messages and plain words."""
+
+from iterative_retrieval.query import parse_task
+
+
+def kinds(q):
+    return {c.text: c.kind for c in q.keywords}
+
+
+def test_plain_task_drops_stop_words_and_task_verbs():
+    """'Fix the authentication token expiry bug' keeps only the domain words."""
+    q = parse_task("Fix the authentication token expiry bug")
+    assert set(kinds(q)) == {"authentication", "token", "expiry"}
+    assert all(c.kind == "word" for c in q.keywords)
+
+
+def test_python_traceback_frames_count_most():
+    """Python frames become frame concepts with their line and function; site-packages are ignored."""
+    task = '''Crash on save
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/site-packages/click/core.py", line 10, in invoke
+  File "src/app/storage.py", line 42, in save_record
+ValueError: bad record'''
+    q = parse_task(task)
+    paths = [f.path for f in q.frames]
+    assert paths == ["src/app/storage.py"]
+    assert q.frames[0].line == 42 and q.frames[0].function == "save_record"
+    k = kinds(q)
+    assert k["src/app/storage.py"] == "frame"
+    assert k["save_record"] == "identifier"
+
+
+def test_js_frames_and_backticks():
+    """Node frames and identifiers in backticks are strong evidence, node_modules frames are not."""
+    task = "`refreshToken` throws\n    at refresh (src/auth/tokens.ts:10:5)\n    at x (node_modules/a/b.js:1:1)"
+    q = parse_task(task)
+    assert [f.path for f in q.frames] == ["src/auth/tokens.ts"]
+    k = kinds(q)
+    assert k["refreshToken"] == "identifier"
+    weights = {c.text: c.weight for c in q.keywords}
+    assert weights["refreshToken"] > weights.get("throws", 0)
+
+
+def test_code_blocks_and_quoted_messages():
+    """Identifiers inside code blocks and quoted error messages become concepts."""
+    task = 'ccode(sinc(x)) fails\n```\n>>> ccode(sinc(x))\n```\nIt prints "Not supported in C sinc".'
+    q = parse_task(task)
+    k = kinds(q)
+    assert k.get("ccode") == "identifier"
+    assert any(kind == "quoted" for kind in k.values())
+
+
+def test_tests_are_candidates_only_when_the_task_is_about_them():
+    """The test rule: off for a plain bug, on for 'add tests'."""
+    assert not parse_task("Fix the token expiry bug").include_tests
+    assert parse_task("Add unit tests for the token refresh").include_tests
+
+
+def test_long_issue_is_capped():
+    """A long pasted issue yields a bounded number of concepts."""
+    task = " ".join(f"word{i} alpha{i}x" for i in range(3000))
+    q = parse_task(task)
+    assert len(q.keywords) <= 80

@@ -1,0 +1,54 @@
+"""Identifier-aware tokenization and the light stemmer."""
+
+import pytest
+
+from iterative_retrieval.tokenize import identifier_terms, path_terms, split_identifier, stem
+
+
+@pytest.mark.parametrize(
+    "ident, parts",
+    [
+        ("getUserById", ["get", "user", "by", "id"]),
+        ("rate_limiter", ["rate", "limiter"]),
+        ("HTTPServerError", ["http", "server", "error"]),
+        ("jwt-utils", ["jwt", "utils"]),
+        ("sha256sum", ["sha256", "sum"]),
+        ("parseV2Config", ["parse", "v2", "config"]),
+        ("__init__", ["init"]),
+    ],
+)
+def test_split_identifier(ident, parts):
+    """Compounds split at case, underscore, dash and digit boundaries, lower-cased."""
+    assert split_identifier(ident) == parts
+
+
+def test_identifier_terms_keep_the_whole():
+    """A compound yields its parts and its joined whole, so both word and exact queries match."""
+    assert identifier_terms("refreshToken") == ["refresh", "token", "refreshtoken"]
+    assert identifier_terms("token") == ["token"]
+
+
+def test_path_terms_split_folders_and_name():
+    """Paths contribute folder and file-name terms, without the extension."""
+    assert path_terms("src/auth/jwt-utils.ts") == ["src", "auth", "jwt", "utils", "jwtutils"]
+
+
+@pytest.mark.parametrize(
+    "group",
+    [
+        ["expiry", "expires", "expired", "expiration", "expire"],
+        ["token", "tokens"],
+        ["throttle", "throttling", "throttled"],
+        ["authenticate", "authenticated", "authentication"],
+        ["validate", "validation"],
+    ],
+)
+def test_stem_merges_variants(group):
+    """Inflections and derivations of one word share a stem."""
+    assert len({stem(w) for w in group}) == 1
+
+
+@pytest.mark.parametrize("a, b", [("class", "clas"), ("status", "statu"), ("user", "use")])
+def test_stem_does_not_mangle_short_or_s_words(a, b):
+    """Words ending in ss/us keep their s; short words are left alone."""
+    assert stem(a) != b

@@ -1,0 +1,94 @@
+"""Which files are in scope: git's view, .gitignore, default and secret excludes, symlinks."""
+
+import os
+
+import pytest
+
+from iterative_retrieval.workspace import Scope, WorkspaceError, check_root, is_secret
+
+from .conftest import make_repo, write_files
+
+FILES = {
+    "src/app.py": "print('x')\n",
+    "src/util.ts": "export const a = 1\n",
+    "node_modules/lib/index.js": "x",
+    "build/out.js": "x",
+    "dist/bundle.min.js": "x",
+    "package-lock.json": "{}",
+    ".env": "SECRET=1",
+    ".env.example": "SECRET=",
+    "keys/server.pem": "-----BEGIN",
+    "home/.ssh/id_rsa": "x",
+    "ignored/thing.py": "x",
+    "sub/.gitignore": "local.txt\n",
+    "sub/local.txt": "x",
+    "sub/kept.txt": "x",
+    ".gitignore": "ignored/\n",
+}
+
+
+def rels(root):
+    return sorted(f.rel for f in Scope(check_root(root)).files())
+
+
+@pytest.mark.parametrize("use_git", [True, False])
+def test_scope_excludes(tmp_path, use_git):
+    """Default, secret and (nested) .gitignore excludes apply with and without git."""
+    if use_git:
+        make_repo(tmp_path, FILES)
+    else:
+        write_files(tmp_path, FILES)
+    got = rels(tmp_path)
+    assert "src/app.py" in got and "src/util.ts" in got and "sub/kept.txt" in got
+    assert ".env.example" in got
+    for bad in ["node_modules/lib/index.js", "build/out.js", "dist/bundle.min.js",
+                "package-lock.json", ".env", "keys/server.pem", "home/.ssh/id_rsa",
+                "ignored/thing.py", "sub/local.txt"]:
+        assert bad not in got, bad
+
+
+def test_git_untracked_files_count(tmp_path):
+    """In a git repo, untracked files that are not ignored are in scope."""
+    make_repo(tmp_path, {"a.py": "x"})
+    (tmp_path / "new.py").write_text("y")
+    assert "new.py" in rels(tmp_path)
+
+
+def test_project_ignore_file_and_settings(tmp_path):
+    """The project ignore file and include/exclude settings narrow the scope."""
+    write_files(tmp_path, {"a.py": "", "gen/b.py": "", "c.go": "",
+                           ".iterative-retrieval-ignore": "gen/\n"})
+    root = check_root(tmp_path)
+    assert sorted(f.rel for f in Scope(root).files()) == [".iterative-retrieval-ignore", "a.py", "c.go"]
+    assert [f.rel for f in Scope(root, include=["*.go"]).files()] == ["c.go"]
+    assert "a.py" not in [f.rel for f in Scope(root, exclude=["a.py"]).files()]
+
+
+def test_symlinks_out_of_root_and_loops(tmp_path):
+    """A symlink out of the root is not followed; a symlink loop is harmless."""
+    outside = tmp_path / "outside"
+    write_files(outside, {"secret.py": "x"})
+    root = tmp_path / "root"
+    write_files(root, {"a.py": "x"})
+    os.symlink(outside / "secret.py", root / "link.py")
+    os.symlink(outside, root / "linkdir")
+    os.symlink(root, root / "loop")
+    got = rels(root)
+    assert got == ["a.py"]
+
+
+@pytest.mark.parametrize("name", [".env", ".env.production", "id_rsa", "id_ed25519.pub", "x.pem",
+                                  "credentials.json", ".aws/credentials", "prod.key"])
+def test_secret_names(name):
+    """Files that hold secrets are recognised by name."""
+    assert is_secret(name)
+
+
+def test_check_root_errors(tmp_path):
+    """A missing root or a file as root is a clear error."""
+    with pytest.raises(WorkspaceError, match="does not exist"):
+        check_root(tmp_path / "nope")
+    f = tmp_path / "f.txt"
+    f.write_text("x")
+    with pytest.raises(WorkspaceError, match="not a folder"):
+        check_root(f)
