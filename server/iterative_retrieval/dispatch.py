@@ -144,7 +144,7 @@ def dispatch(
                     c.matched.setdefault(concept.text, set()).add("path")
 
     if query.patterns:
-        spec = pathspec.PathSpec.from_lines("gitwildmatch", query.patterns)
+        spec = pathspec.PathSpec.from_lines("gitignore", query.patterns)
         for c in cands.values():
             if spec.match_file(c.path):
                 c.sources.add("pattern")
@@ -169,8 +169,8 @@ def _dispatch_key(c: Candidate) -> float:
 
 
 def _admitter(query: Query, excluded: set[str]) -> Callable[[FileRow], bool]:
-    excl = pathspec.PathSpec.from_lines("gitwildmatch", [e for e in query.excludes if e not in excluded])
-    req = pathspec.PathSpec.from_lines("gitwildmatch", query.required_patterns) if query.required_patterns else None
+    excl = pathspec.PathSpec.from_lines("gitignore", [e for e in query.excludes if e not in excluded])
+    req = pathspec.PathSpec.from_lines("gitignore", query.required_patterns) if query.required_patterns else None
     named = {fr.path.lower() for fr in query.frames}
 
     def admit(row: FileRow) -> bool:

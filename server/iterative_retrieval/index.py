@@ -116,9 +116,10 @@ def parse_bytes(rel: str, data: bytes, size: int, mtime_ns: int) -> Parsed:
 
 
 def _mostly_text(data: bytes) -> bool:
+    """Legacy 8-bit text is mostly ASCII with a few accented letters; anything else is not text."""
     sample = data[:SNIFF_BYTES]
-    printable = sum(1 for b in sample if b >= 32 or b in (9, 10, 13))
-    return printable >= 0.95 * len(sample)
+    ascii_text = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13))
+    return ascii_text >= 0.9 * len(sample)
 
 
 def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Parsed:

@@ -114,9 +114,9 @@ def language_for(path: str) -> str | None:
 
 _C_LINE = r"//[^\n]*"
 _C_BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"
-_JS_BLOCK = r"(?<!\\)/\*[\s\S]*?(?:\*/|\Z)"  # not the `\/*` of a regex literal
+_JS_BLOCK = r"/\*(?<!\\/\*)[\s\S]*?(?:\*/|\Z)"  # not the `\/*` of a regex literal
 _HASH = r"#[^\n]*"
-_SH_HASH = r"(?<![^\s;|&()])#[^\n]*"  # `#` starts a comment only at the start of a word
+_SH_HASH = r"#(?<![^\s;|&()]#)[^\n]*"  # `#` starts a comment only at the start of a word
 _PHP_HASH = r"#(?!\[)[^\n]*"  # `#[Attr]` is an attribute
 # Possessive loops and an always-matching end make every string match linear, even unterminated.
 _DQ = r'"(?:[^"\\\n]|\\[\s\S]?)*+(?:"|(?=\n)|\Z)'
@@ -129,8 +129,8 @@ _RAW_BT = r"`[^`]*+(?:`|\Z)"
 _TDQ = r'"""[\s\S]*?(?:"""|\Z)'
 _TSQ = r"'''[\s\S]*?(?:'''|\Z)"
 _CS_VERBATIM = r'(?:\$@|@\$?)"(?:[^"]|"")*+(?:"|\Z)'
-_CPP_RAW = r'(?<!\w)(?:u8|[uUL])?R"(?P<d>[^()\\\s"]{0,16})\([\s\S]*?(?:\)(?P=d)"|\Z)'
-_RUST_RAW = r'(?<!\w)b?r(?P<h>#*)"[\s\S]*?(?:"(?P=h)|\Z)'
+_CPP_RAW = r'(?:u8|[uUL])?R"(?P<d>[^()\\\s"]{0,16})\([\s\S]*?(?:\)(?P=d)"|\Z)'
+_RUST_RAW = r'b?r(?P<h>#*)"[\s\S]*?(?:"(?P=h)|\Z)'
 _RB_BEGIN = r"^=begin\b[\s\S]*?(?:^=end\b[^\n]*|\Z)"
 
 
@@ -721,7 +721,8 @@ _MK_CLEANER = _cleaner(_HASH)
 # --------------------------------------------------------------------------------------------
 # Brace (and Ruby keyword) languages: one pass over the cleaned lines.
 
-_BRACES = re.compile(r"[{}]")
+_NOT_BRACE = re.compile(r"[^{}\n]+")
+_NOT_BRACKET = re.compile(r"[^()\[\]{}\n]+")
 _EV_STEP = {"{": 1, "}": -1}
 _CONT_END = (",", "(", "[", "=", "=>", "->", "+", "-", "*", "/", "%", "|", "&", ":", ".", "\\",
              "<", "where")
@@ -837,7 +838,8 @@ def _tidy(name: str) -> str:
     return name
 
 
-def _outline_structured(spec: _Spec, clean: list[str], syms: list[list]) -> None:
+def _outline_structured(spec: _Spec, clean: list[str], braces: list[str],
+                        syms: list[list]) -> None:
     """Definitions of a brace (or Ruby) file into `syms` as [name, kind, start, end, depth].
 
     The stack holds one entry per open block: None, or the tag [body, symbol index, name] of the
@@ -884,12 +886,7 @@ def _outline_structured(spec: _Spec, clean: list[str], syms: list[list]) -> None
                     syms.append([name, kind, first, None, len(stack)])
                 pend = [[body, idx, name], start, len(stack), 0, False]
         # Braces (virtual ones for Ruby), in order.
-        if spec.ruby:
-            evs = _ruby_events(line) if s else ()
-        elif "{" in line or "}" in line:
-            evs = _BRACES.findall(line)
-        else:
-            evs = ()
+        evs = (_ruby_events(line) if s else ()) if spec.ruby else braces[i]
         if len(evs) > 64:  # minified or generated: bulk update, no tagging
             low = min(accumulate(map(_EV_STEP.__getitem__, evs), initial=0))
             pops = min(-low, len(stack))
@@ -975,13 +972,15 @@ _PY_IMPORT = re.compile(r"import\s+(.*)", re.S)
 _DOTTED = re.compile(r"\.*[\w.]+")
 
 
-def _outline_python(clean: list[str], syms: list[list], imports: list[str]) -> None:
+def _outline_python(clean: list[str], brackets: list[str], syms: list[list],
+                    imports: list[str]) -> None:
     """Definitions (with decorator-inclusive starts) and imports of a Python file.
 
     A definition ends at the last non-blank line before the next statement indented no deeper
     than it; lines inside brackets, after a backslash, or inside multi-line strings never end one.
     """
     stack: list[tuple[int, int, bool]] = []  # (indent, symbol index, is class)
+    deltas: dict[str, int] = {}
     last = -1
     dec = -1
     depth = 0
@@ -992,11 +991,13 @@ def _outline_python(clean: list[str], syms: list[list], imports: list[str]) -> N
             backslash = False
             continue
         cont = depth > 0 or backslash or s[0] == "\x01"
-        depth += (line.count("(") + line.count("[") + line.count("{")
-                  - line.count(")") - line.count("]") - line.count("}"))
-        if depth < 0:
-            depth = 0
-        backslash = s.rstrip().endswith("\\")
+        b = brackets[i]
+        if b:
+            d = deltas.get(b)
+            if d is None:
+                d = deltas[b] = _bracket_delta(b)
+            depth = max(0, depth + d)
+        backslash = s.endswith("\\")
         if cont:
             last = i
             continue
@@ -1036,6 +1037,10 @@ def _outline_python(clean: list[str], syms: list[list], imports: list[str]) -> N
     for _, idx, _ in stack:
         if idx >= 0:
             syms[idx][3] = last
+
+
+def _bracket_delta(b: str) -> int:
+    return b.count("(") + b.count("[") + b.count("{") - b.count(")") - b.count("]") - b.count("}")
 
 
 def _add(syms: list[list], name: str, kind: str, start: int) -> int:
@@ -1124,18 +1129,19 @@ def extract_outline(text: str, language: str | None) -> Outline:
         raw = _prepare(text)
         n = len(raw)
         if spec == "python":
-            clean = _clean(_PY_CLEANER, "\n".join(raw)).split("\n")
-            _outline_python(clean, syms, imports)
+            cleaned = _clean(_PY_CLEANER, "\n".join(raw))
+            brackets = _NOT_BRACKET.sub("", cleaned).split("\n")
+            _outline_python(cleaned.split("\n"), brackets, syms, imports)
         elif spec == "make":
             clean = _clean(_MK_CLEANER, "\n".join(raw)).split("\n")
             _outline_make(raw, clean, syms)
             imports.extend(_make_imports(raw, clean))
         else:
             assert isinstance(spec, _Spec)
-            clean = _clean(spec.cleaner, "\n".join(raw)).split("\n")
-            if len(clean) != n:  # cannot happen; keep line numbers honest if it does
-                clean = raw
-            _outline_structured(spec, clean, syms)
+            cleaned = _clean(spec.cleaner, "\n".join(raw))
+            clean = cleaned.split("\n")
+            braces = [] if spec.ruby else _NOT_BRACE.sub("", cleaned).split("\n")
+            _outline_structured(spec, clean, braces, syms)
             imports.extend(spec.imports(raw, clean))
     except Exception:
         pass  # fall through with whatever was found

@@ -86,8 +86,8 @@ def is_secret(rel: str) -> bool:
     return _SECRET_SPEC.match_file(rel)
 
 
-_SECRET_SPEC = pathspec.PathSpec.from_lines("gitwildmatch", SECRET_PATTERNS)
-_DEFAULT_SPEC = pathspec.PathSpec.from_lines("gitwildmatch", DEFAULT_EXCLUDES)
+_SECRET_SPEC = pathspec.PathSpec.from_lines("gitignore", SECRET_PATTERNS)
+_DEFAULT_SPEC = pathspec.PathSpec.from_lines("gitignore", DEFAULT_EXCLUDES)
 
 
 class Scope:
@@ -95,9 +95,9 @@ class Scope:
 
     def __init__(self, root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()):
         self.root = root
-        self.include = pathspec.PathSpec.from_lines("gitwildmatch", list(include)) if include else None
+        self.include = pathspec.PathSpec.from_lines("gitignore", list(include)) if include else None
         lines = list(exclude) + _read_lines(root / PROJECT_IGNORE_FILE)
-        self.exclude = pathspec.PathSpec.from_lines("gitwildmatch", lines) if lines else None
+        self.exclude = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
 
     def admits(self, rel: str) -> bool:
         if _DEFAULT_SPEC.match_file(rel) or is_secret(rel):
@@ -162,7 +162,7 @@ def _walk(root: Path) -> Iterator[str]:
         if ".gitignore" in filenames:
             lines = _read_lines(Path(dirpath) / ".gitignore")
             if lines:
-                specs.append((rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitwildmatch", lines)))
+                specs.append((rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitignore", lines)))
 
         def ignored(rel: str, is_dir: bool) -> bool:
             probe = rel + "/" if is_dir else rel
