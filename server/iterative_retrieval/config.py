@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -67,11 +67,12 @@ def default_cache_dir() -> Path:
     return base / "iterative-retrieval"
 
 
-@dataclass
-class Limits:
-    """Internal knobs of the loop that are not user settings (kept in one place)."""
+def ablated(signal: str) -> bool:
+    """True when the benchmark switched a ranking signal off (IR_ABLATE=graph,feedback,...).
 
-    dispatch_candidates: int = 300
-    evaluate_top: int = 150
-    learned_per_cycle: int = 6
-    extra: dict[str, Any] = field(default_factory=dict)
+    Only bench/quality sets it, to measure each signal's share; users never need it.
+    """
+    return signal in _ABLATE
+
+
+_ABLATE = frozenset(s.strip() for s in os.environ.get("IR_ABLATE", "").split(",") if s.strip())

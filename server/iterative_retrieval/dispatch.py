@@ -7,6 +7,7 @@ define the focus areas from the last cycle's gaps. Excludes and the test/doc rul
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,8 @@ class SearchCache:
     terms: dict[str, dict[int, float]] = field(default_factory=dict)
     files: dict[int, FileRow] | None = None
     by_path: dict[str, int] | None = None
+    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    """path → stemmed term counts of the file's text (pseudo-relevance feedback)."""
 
     def search(self, index: Index, term: str) -> dict[int, float]:
         hits = self.terms.get(term)

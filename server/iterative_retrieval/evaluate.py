@@ -9,11 +9,13 @@ calibrated on the development benchmark (docs/benchmarks.md) so that the bands m
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .config import ablated
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
 from .models import Candidate, Concept, Evaluation, Query
@@ -33,6 +35,8 @@ KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.2, "test": -1.0, "d
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
 STAGE2 = 40
+USED_NAMES_TOP = 10
+"""Missing context is looked for in the best few files only."""
 """How many of the best candidates get the costly text and graph pass."""
 ANCHORS = 5
 
@@ -141,7 +145,7 @@ def evaluate(
             "coverage": covered_task / task_mass,
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": c.bm25 / max_bm25,
-            "defines": min(len({d.name for d in defines}), 2) / 2,
+            "defines": 1.0 if defines else 0.0,
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": explicit,
@@ -174,7 +178,14 @@ def _kind_code(kind: str) -> float:
 
 
 def _score(ev: Evaluation, row: FileRow) -> None:
-    f = ev.features
+    f = dict(ev.features)
+    for name in ("graph", "coverage", "explicit", "defines"):
+        if ablated(name):
+            f[name] = 0.0
+    if ablated("path"):
+        f["path_terms"] = 0.0
+    if ablated("definitions"):
+        f["defines"] = f["symbol_terms"] = 0.0
     z = (
         BIAS
         + W_COVERAGE * f["coverage"]
@@ -259,48 +270,26 @@ def text_pass(
     if not stems:
         return
     pattern = re.compile("|".join(re.escape(t) for t in stems[:200]), re.I)
-    for ev in evals:
+    for rank, ev in enumerate(evals):
         text = read_text(ev.path)
         if text is None:
             continue
-        hits: list[int] = []
-        line_starts = _line_starts(text)
-        for m in pattern.finditer(text):
-            ln = _line_of(line_starts, m.start())
-            if not hits or hits[-1] != ln:
-                hits.append(ln)
-            if len(hits) >= 400:
-                break
+        search = pattern.search
+        hits = [i for i, line in enumerate(text.splitlines(), 1) if search(line)][:400]
         ev.hit_lines = hits
         syms = ev.symbols
-        hit_set = set(hits)
         scored = []
         for s in syms:
             name_hit = bool(pattern.search(s.name)) or s.name in ev.defines
-            body_hits = sum(1 for ln in range(s.start_line, min(s.end_line, s.start_line + 400) + 1) if ln in hit_set)
+            body_hits = bisect.bisect_right(hits, s.end_line) - bisect.bisect_left(hits, s.start_line)
             if name_hit or body_hits:
                 scored.append((2 * name_hit + body_hits / 5, s))
         scored.sort(key=lambda t: -t[0])
         ev.hit_symbols = [s for _, s in scored[:12]]
-        used = {m.group(1) for m in _CALL_RE.finditer(text)} | set(_TYPE_RE.findall(text))
-        own = {s.name for s in syms}
-        ev.used_names = sorted(u for u in used - own if len(u) > 3)[:400]
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    find = text.find
-    i = find("\n")
-    while i != -1:
-        starts.append(i + 1)
-        i = find("\n", i + 1)
-    return starts
-
-
-def _line_of(starts: list[int], offset: int) -> int:
-    import bisect
-
-    return bisect.bisect_right(starts, offset)
+        if rank < USED_NAMES_TOP:
+            used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
+            own = {s.name for s in syms}
+            ev.used_names = sorted(u for u in used - own if len(u) > 3)[:400]
 
 
 def _reason(ev: Evaluation) -> str:

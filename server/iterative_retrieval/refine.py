@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz, process
 
+from .config import ablated
 from .dispatch import SearchCache
 from .index import Index
 from .models import Concept, Evaluation, Query
@@ -101,9 +102,13 @@ def refine(
 ) -> Refinement:
     known = {t for c in query.keywords for t in c.terms}
     learned: list[Concept] = []
-    learned += _feedback(index, evals, known, read_text)
+    if not ablated("feedback"):
+        learned += _feedback(index, evals, known, read_text, cache)
     known |= {t for c in learned for t in c.terms}
-    learned += _variants_and_synonyms(index, task_concepts, gaps, task_text, known, cache)
+    if not ablated("synonyms"):
+        learned += variants_and_synonyms(index, task_concepts, gaps, task_text, known, cache, read_text)
+    if ablated("focus"):
+        focus = []
 
     new_excl = [
         e.path for i, e in enumerate(evals)
@@ -127,7 +132,11 @@ def refine(
 
 
 def _feedback(
-    index: Index, evals: list[Evaluation], known: set[str], read_text: Callable[[str], str | None]
+    index: Index,
+    evals: list[Evaluation],
+    known: set[str],
+    read_text: Callable[[str], str | None],
+    cache: SearchCache,
 ) -> list[Concept]:
     """RM3-style: terms frequent in the top files, rare in the repository."""
     top = [e for e in evals[:FEEDBACK_FILES] if e.relevance >= 0.4]
@@ -139,10 +148,13 @@ def _feedback(
     support: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for ev in top:
-        text = read_text(ev.path)
-        if not text:
-            continue
-        counts = Counter(stem(t) for t in text_terms(text[:200_000]))
+        counts = cache.counts.get(ev.path)
+        if counts is None:
+            text = read_text(ev.path)
+            if not text:
+                continue
+            counts = cache.counts[ev.path] = Counter(stem(t) for t in text_terms(text[:200_000]))
+        counts = Counter(counts)
         total = sum(counts.values()) or 1
         for sym in ev.symbols:
             for t in identifier_terms(sym.name):
@@ -170,14 +182,40 @@ def _feedback(
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
 
 
-def _variants_and_synonyms(
+def surface_of(
+    index: Index, term: str, cache: SearchCache, read_text: Callable[[str], str | None]
+) -> str:
+    """A word as the code writes it for an index term (`authentic` → `authentication`)."""
+    hits = cache.search(index, term)
+    if not hits:
+        return term
+    best = max(hits, key=hits.__getitem__)
+    row = cache.all_files(index).get(best)
+    text = read_text(row.path) if row else None
+    if not text:
+        return term
+    for m in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", text[:200_000]):
+        if term[:3] not in m.group().lower():
+            continue
+        parts = split_identifier(m.group())
+        for p in parts:
+            if stem(p) == term:
+                return p
+        if "".join(parts) == term or stem("".join(parts)) == term:
+            return m.group()
+    return term
+
+
+def variants_and_synonyms(
     index: Index,
     task_concepts: list[Concept],
     gaps: Gaps,
     task_text: str,
     known: set[str],
     cache: SearchCache,
+    read_text: Callable[[str], str | None],
 ) -> list[Concept]:
+    """Close spellings (rapidfuzz) and programming synonyms for task words with no evidence."""
     vocab = index.vocab()
     n = max(index.file_count(), 1)
     out: list[Concept] = []
@@ -222,5 +260,6 @@ def _variants_and_synonyms(
                 if term in seen or term == key:
                     continue
                 seen.add(term)
-                out.append(Concept(term, "variant", VARIANT_WEIGHT, (term,), (c.text,)))
+                word = surface_of(index, term, cache, read_text)
+                out.append(Concept(word, "variant", VARIANT_WEIGHT, (term,), (c.text,)))
     return out[:10]

@@ -54,13 +54,25 @@ def split_identifier(ident: str) -> list[str]:
 
 def identifier_terms(ident: str) -> list[str]:
     """Index terms for one identifier: its parts, and the whole joined when it is a compound."""
+    cached = _TERMS_CACHE.get(ident)
+    if cached is None:
+        cached = _identifier_terms(ident)
+        if len(_TERMS_CACHE) < 300_000:
+            _TERMS_CACHE[ident] = cached
+    return list(cached)
+
+
+_TERMS_CACHE: dict[str, tuple[str, ...]] = {}
+
+
+def _identifier_terms(ident: str) -> tuple[str, ...]:
     parts = split_identifier(ident)
     out = [p for p in parts if len(p) >= MIN_PART and p not in CODE_STOP and not p.isdigit()]
     if len(parts) > 1:
         whole = "".join(parts)
         if len(whole) <= MAX_TOKEN:
             out.append(whole)
-    return out
+    return tuple(out)
 
 
 def text_terms(text: str) -> Iterator[str]:

@@ -1,0 +1,72 @@
+/**
+ * Every identifier the extension shares with package.json or the server, defined once.
+ *
+ * Pure: no `vscode` import, so unit tests can load it.
+ */
+
+export const EXTENSION_NAME = 'Iterative Retrieval';
+export const CONFIG_SECTION = 'iterativeRetrieval';
+export const CLIENT_ID = 'iterativeRetrieval';
+export const OUTPUT_CHANNEL = 'Iterative Retrieval';
+
+/** The Python package and how to install it, for the "server missing" message. */
+export const PYTHON_MODULE = 'iterative_retrieval';
+export const PIP_PACKAGE = 'iterative-retrieval';
+export const SERVER_ARGS = ['-m', PYTHON_MODULE, 'serve'];
+export const MCP_ARGS = ['-m', PYTHON_MODULE, 'mcp'];
+
+/** Commands the extension contributes (package.json `contributes.commands`). */
+export const Commands = {
+  findContext: 'iterativeRetrieval.findContext',
+  findContextForSelection: 'iterativeRetrieval.findContextForSelection',
+  rerun: 'iterativeRetrieval.rerun',
+  copyContext: 'iterativeRetrieval.copyContext',
+  clear: 'iterativeRetrieval.clear',
+  showIndexStatus: 'iterativeRetrieval.showIndexStatus',
+  reindex: 'iterativeRetrieval.reindexWorkspace',
+  restartServer: 'iterativeRetrieval.restartServer',
+  showOutput: 'iterativeRetrieval.showOutput',
+  openItem: 'iterativeRetrieval.openItem',
+  copyPath: 'iterativeRetrieval.copyPath',
+  copyRegion: 'iterativeRetrieval.copyRegion',
+  excludeAndRerun: 'iterativeRetrieval.excludeAndRerun',
+} as const;
+
+/**
+ * Commands the language server answers through `workspace/executeCommand` (docs/lsp.md).
+ * Their ids differ from the client's own: vscode-languageclient registers a VS Code command for
+ * each server command, and a clash would make the client fail to start.
+ */
+export const ServerCommands = {
+  retrieve: 'iterativeRetrieval.retrieve',
+  status: 'iterativeRetrieval.status',
+  reindex: 'iterativeRetrieval.reindex',
+  renderContext: 'iterativeRetrieval.renderContext',
+} as const;
+
+export const VIEW_CONTAINER = 'iterativeRetrieval';
+export const RESULTS_VIEW = 'iterativeRetrieval.results';
+
+/** Context keys used in `when` clauses. */
+export const ContextKeys = {
+  hasResult: 'iterativeRetrieval.hasResult',
+  running: 'iterativeRetrieval.running',
+} as const;
+
+/** Tree item `contextValue`s, matched by the view/item/context menus. */
+export const ItemContext = {
+  task: 'task',
+  file: 'file',
+  region: 'region',
+  trace: 'trace',
+  cycle: 'cycle',
+  detail: 'detail',
+  message: 'message',
+} as const;
+
+export const CHAT_PARTICIPANT_ID = 'iterativeRetrieval.context';
+export const LM_TOOL_NAME = 'iterativeRetrieval_findContext';
+export const MCP_PROVIDER_ID = 'iterativeRetrieval.mcp';
+
+/** Memento key of the recent tasks. */
+export const RECENT_TASKS_KEY = 'iterativeRetrieval.recentTasks';

@@ -1,0 +1,183 @@
+/**
+ * Text for people: the relevance bar, one-line summaries, Markdown tooltips and the Markdown
+ * context handed to a chat (the same layout as the server's `renderContext`, used when the
+ * server cannot render). Pure: no `vscode` import.
+ */
+
+import type { CycleTrace, FileResult, Region, RetrievalResult } from './protocol';
+
+const FENCE_LANG: Record<string, string> = {
+  '.py': 'python', '.ts': 'typescript', '.tsx': 'tsx', '.js': 'javascript', '.jsx': 'jsx',
+  '.mjs': 'javascript', '.cjs': 'javascript', '.go': 'go', '.rs': 'rust', '.java': 'java',
+  '.rb': 'ruby', '.php': 'php', '.cs': 'csharp', '.c': 'c', '.h': 'c', '.cpp': 'cpp', '.cc': 'cpp',
+  '.hpp': 'cpp', '.kt': 'kotlin', '.swift': 'swift', '.scala': 'scala', '.sh': 'bash',
+  '.md': 'markdown', '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml',
+};
+
+/** The fence language for a path, by extension ('' when unknown). */
+export function fenceLanguage(path: string): string {
+  const dot = path.lastIndexOf('.');
+  const slash = path.lastIndexOf('/');
+  if (dot <= slash + 1) {
+    return '';
+  }
+  return FENCE_LANG[path.slice(dot).toLowerCase()] ?? '';
+}
+
+/** A small bar of `width` cells for a relevance in 0..1, e.g. 0.72 → "▰▰▰▰▱". */
+export function relevanceBar(relevance: number, width = 5): string {
+  const r = Number.isFinite(relevance) ? Math.min(1, Math.max(0, relevance)) : 0;
+  const filled = Math.round(r * width);
+  return '▰'.repeat(filled) + '▱'.repeat(width - filled);
+}
+
+/** Two decimals, as the CLI prints relevance. */
+export function formatRelevance(relevance: number): string {
+  return (Number.isFinite(relevance) ? relevance : 0).toFixed(2);
+}
+
+/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+export function oneLine(text: string, max = 120): string {
+  const s = text.split(/\s+/).filter(Boolean).join(' ');
+  return s.length <= max ? s : s.slice(0, max - 1) + '…';
+}
+
+/** "lines 12–30", or "line 7" for a one-line region. */
+export function regionLabel(region: Pick<Region, 'start_line' | 'end_line'>): string {
+  return region.start_line === region.end_line
+    ? `line ${region.start_line}`
+    : `lines ${region.start_line}–${region.end_line}`;
+}
+
+/** The first line of a region that says something (skips blanks, braces, comment starts). */
+export function regionHeadline(text: string): string {
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line && !/^[{}()[\];,]*$/.test(line) && !/^(\/\*\*?|\*\/?|#|\/\/)\s*$/.test(line)) {
+      return oneLine(line, 100);
+    }
+  }
+  return '';
+}
+
+/** The folder part of a relative path ('' at the root). */
+export function dirname(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+/** The last segment of a path. */
+export function basename(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}
+
+/** Escapes the few characters that would break a Markdown table cell. */
+export function tableCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** A fence that the text cannot close early. */
+function fenceFor(text: string): string {
+  let fence = '```';
+  while (text.includes(fence)) {
+    fence += '`';
+  }
+  return fence;
+}
+
+/** A fenced code block for a region, with the language of the file. */
+export function codeBlock(path: string, text: string, maxLines?: number): string {
+  let body = text;
+  if (maxLines !== undefined) {
+    const lines = text.split('\n');
+    if (lines.length > maxLines) {
+      body = lines.slice(0, maxLines).join('\n') + '\n…';
+    }
+  }
+  const fence = fenceFor(body);
+  return `${fence}${fenceLanguage(path)}\n${body}\n${fence}`;
+}
+
+/** Markdown tooltip of a ranked file. */
+export function fileTooltip(file: FileResult): string {
+  const out = [
+    `**${file.path}**`,
+    '',
+    `Relevance **${formatRelevance(file.relevance)}** (${file.band}) ${relevanceBar(file.relevance, 10)} · found in cycle ${file.cycle}`,
+    '',
+    file.reason || '_no reason given_',
+  ];
+  if (file.missing.length) {
+    out.push('', `Uses, defined elsewhere: ${file.missing.slice(0, 8).map((m) => `\`${m}\``).join(', ')}`);
+  }
+  if (file.regions.length) {
+    out.push('', `Regions: ${file.regions.map((r) => regionLabel(r).replace(/^lines? /, '')).join(', ')}`);
+  }
+  return out.join('\n');
+}
+
+/** Markdown tooltip of a region: where it is and its first lines. */
+export function regionTooltip(file: FileResult, region: Region, maxLines = 30): string {
+  return `**${file.path}**, ${regionLabel(region)}\n\n${codeBlock(file.path, region.text, maxLines)}`;
+}
+
+/** "4 files · 2 cycles · 0.28 s" for the task row. */
+export function resultSummary(result: RetrievalResult): string {
+  const parts = [`${result.files.length} file${result.files.length === 1 ? '' : 's'}`];
+  const cycles = result.trace.length;
+  parts.push(`${cycles} cycle${cycles === 1 ? '' : 's'}`);
+  const seconds = result.stats.seconds;
+  if (typeof seconds === 'number') {
+    parts.push(`${seconds.toFixed(2)} s`);
+  }
+  return parts.join(' · ');
+}
+
+/** "14 candidates, 2 kept, 4 excluded" for a cycle row. */
+export function cycleSummary(t: CycleTrace): string {
+  const parts = [`${t.candidates} candidates`, `${t.kept} kept`];
+  if (t.excluded.length) {
+    parts.push(`${t.excluded.length} excluded`);
+  }
+  if (t.learned.length) {
+    parts.push(`${t.learned.length} learned`);
+  }
+  return parts.join(', ');
+}
+
+/**
+ * The context as Markdown for a chat: a ranked table with reasons, then each file's regions.
+ * Mirrors the server's renderer (render.py `to_markdown`).
+ */
+export function renderMarkdown(result: RetrievalResult): string {
+  const out = [`## Context for: ${oneLine(result.task)}`, ''];
+  if (!result.files.length) {
+    out.push('_No relevant files found._');
+    return out.join('\n');
+  }
+  out.push('| # | relevance | file | why |', '|---|---|---|---|');
+  result.files.forEach((f, i) => {
+    out.push(`| ${i + 1} | ${formatRelevance(f.relevance)} (${f.band}) | \`${f.path}\` | ${tableCell(f.reason)} |`);
+  });
+  out.push('');
+  for (const f of result.files) {
+    if (!f.regions.length) {
+      continue;
+    }
+    out.push(`### \`${f.path}\` — ${formatRelevance(f.relevance)}`, f.reason);
+    if (f.missing.length) {
+      out.push(`Uses, defined elsewhere: ${f.missing.slice(0, 5).map((m) => `\`${m}\``).join(', ')}`);
+    }
+    for (const r of f.regions) {
+      out.push(`\nLines ${r.start_line}–${r.end_line}:`, codeBlock(f.path, r.text));
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** One region as Markdown, for "Copy Region". */
+export function renderRegion(file: FileResult, region: Region): string {
+  return `\`${file.path}\` ${regionLabel(region)}:\n${codeBlock(file.path, region.text)}\n`;
+}

@@ -1,0 +1,411 @@
+"""The language server: workspace folders, configuration, the background index, and start-up.
+
+`RetrievalServer` keeps the server's state as typed attributes (the engine host, the settings,
+the index state, per-request cancellation flags); the features live in their own modules
+(`commands`, `sync`) and are registered by `create_server`. Nothing here retrieves: every
+search goes through the one `Engine`, the same as the command line's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import to_fs_path
+
+from .. import __version__
+from ..config import Settings
+from ..loop import Cancelled
+from .host import EngineHost, NoWorkspace
+from .progress import WorkProgress
+from .sync import Buffers
+from .protocol import INDEX_SETTINGS, SECTION, SETTING_NAMES, parse_config
+
+log = logging.getLogger("iterative_retrieval.lsp")
+
+SERVER_NAME = "iterative-retrieval"
+WORK_DONE_TOKEN: contextvars.ContextVar[types.ProgressToken | None] = contextvars.ContextVar(
+    "work_done_token", default=None
+)
+"""The `workDoneToken` of the executeCommand request being handled (pygls does not pass it on)."""
+
+
+class RetrievalProtocol(LanguageServerProtocol):
+    """pygls's protocol plus the two hooks long commands need: their progress token and a
+    cancellation flag that `$/cancelRequest` sets (pygls only cancels the outer future)."""
+
+    _server: RetrievalServer
+
+    @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams):
+        WORK_DONE_TOKEN.set(params.work_done_token)
+        return (yield from super().lsp_workspace__execute_command(params))
+
+    def _handle_cancel_notification(self, msg_id):
+        if msg_id in self._request_futures:
+            self._server.cancel_request(msg_id)
+        super()._handle_cancel_notification(msg_id)
+
+
+class RetrievalServer(LanguageServer):
+    """The server's state; handlers are registered on it by `create_server`."""
+
+    def __init__(self) -> None:
+        super().__init__(SERVER_NAME, __version__, protocol_cls=RetrievalProtocol)
+        self.host = EngineHost()
+        self.buffers = Buffers()
+        """Unsaved text waiting to be indexed (see `sync`)."""
+        self.init_config: dict[str, Any] = {}
+        """Settings from `initializationOptions`."""
+        self.client_config: dict[str, Any] = {}
+        """Settings from `workspace/configuration` or `didChangeConfiguration` (they win)."""
+        self.settings = Settings()
+        self.index_state = "starting"
+        """starting, indexing, ready, error or no-workspace."""
+        self.index_error: str | None = None
+        self.last_refresh: list[dict[str, Any]] = []
+        self.watching_files = False
+        """True once `workspace/didChangeWatchedFiles` is registered with the client."""
+        self.stopping = threading.Event()
+        self._cancel_flags: dict[Any, threading.Event] = {}
+        self._index_lock = asyncio.Lock()
+        self._queued_refresh: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self.pending_messages: list[tuple[types.MessageType, str]] = []
+        """Warnings found before the client can be told (during initialize)."""
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def log_client(self, message: str, level: types.MessageType = types.MessageType.Info) -> None:
+        """To stderr and to the client's log (`window/logMessage`). Call on the event loop."""
+        log.log(_PY_LEVEL[level], "%s", message)
+        try:
+            self.window_log_message(types.LogMessageParams(type=level, message=message))
+        except Exception:  # no transport yet, or it is closing
+            pass
+
+    def warn_user(self, message: str) -> None:
+        """A problem the user should fix (bad setting, missing folder): `window/showMessage`."""
+        log.warning("%s", message)
+        try:
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Warning, message=message)
+            )
+        except Exception:
+            pass
+
+    # -- cancellation ------------------------------------------------------------------------
+
+    def begin_request(self, msg_id: Any) -> threading.Event:
+        """The cancellation flag of a request (already set when it was cancelled before it ran)."""
+        flag = self._cancel_flags.setdefault(msg_id, threading.Event())
+        if self.stopping.is_set():
+            flag.set()
+        return flag
+
+    def end_request(self, msg_id: Any) -> None:
+        self._cancel_flags.pop(msg_id, None)
+
+    def cancel_request(self, msg_id: Any) -> None:
+        self._cancel_flags.setdefault(msg_id, threading.Event()).set()
+
+    def stop_everything(self) -> None:
+        self.stopping.set()
+        for flag in list(self._cancel_flags.values()):
+            flag.set()
+
+    # -- settings and roots ------------------------------------------------------------------
+
+    def take_config(self, raw: Any, source: str) -> dict[str, Any]:
+        values, warnings = parse_config(raw, source)
+        for w in warnings:
+            self.pending_or_warn(w)
+        return values
+
+    def effective_settings(self) -> Settings:
+        return Settings().merged(**{**self.init_config, **self.client_config}).validated()
+
+    def apply_settings(self) -> None:
+        """Use the current configuration; rebuild the engine when the index settings changed."""
+        new = self.effective_settings()
+        old, self.settings = self.settings, new
+        engine = self.host.engine
+        if engine is not None and any(
+            getattr(old, f) != getattr(new, f) for f in INDEX_SETTINGS
+        ):
+            self.log_client("index settings changed: rebuilding the engine")
+            self.set_roots(list(engine.roots))
+
+    def set_roots(self, roots: list[Path]) -> None:
+        """A new engine over these roots with the current settings; buffers are replayed."""
+        self.host.build(roots, self.settings)
+        if roots:
+            from .sync import replay_documents
+
+            replay_documents(self)
+        self.schedule_refresh()
+
+    def folder_path(self, uri: str) -> Path | None:
+        """A usable folder from a workspace folder URI, or None with a message saying why."""
+        path = to_fs_path(uri)
+        if path is None:
+            self.pending_or_warn(f"workspace folder {uri} is not a local folder; ignored")
+            return None
+        if not os.path.isdir(path):
+            self.pending_or_warn(f"workspace folder {path} does not exist; ignored")
+            return None
+        return Path(os.path.realpath(path))
+
+    def pending_or_warn(self, message: str) -> None:
+        if self.index_state == "starting":
+            self.pending_messages.append((types.MessageType.Warning, message))
+        else:
+            self.warn_user(message)
+
+    # -- the index ---------------------------------------------------------------------------
+
+    def spawn(self, coro) -> asyncio.Task:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def schedule_refresh(self) -> asyncio.Task:
+        """Refresh the index in the background (one queued refresh at most)."""
+        if self._queued_refresh is not None and not self._queued_refresh.done():
+            return self._queued_refresh
+        task = self._queued_refresh = self.spawn(self.refresh_index())
+        return task
+
+    async def refresh_index(self) -> list[dict[str, Any]]:
+        """Bring the index up to date with work-done progress; the state says how it went."""
+        async with self._index_lock:
+            self._queued_refresh = None
+            if self.host.engine is None:
+                self.index_state = "no-workspace"
+                return []
+            self.index_state = "indexing"
+            progress = await WorkProgress.start(self, "Indexing workspace", "scanning files")
+
+            def on_progress(done: int, total: int) -> None:
+                progress.report(f"{done}/{total} files indexed",
+                                100 * done // total if total else 100)
+
+            try:
+                stats = await self.host.run(
+                    lambda e: e.refresh(progress=on_progress, should_stop=self.stopping.is_set)
+                )
+            except NoWorkspace:
+                self.index_state = "no-workspace"
+                progress.end("no workspace folder")
+                return []
+            except Exception as exc:
+                self.index_state, self.index_error = "error", f"indexing failed: {exc}"
+                log.exception("indexing failed")
+                self.log_client(self.index_error, types.MessageType.Error)
+                progress.end(self.index_error)
+                return []
+            self.last_refresh = [s.to_dict() for s in stats]
+            self.index_state, self.index_error = "ready", None
+            files = sum(s.files for s in stats)
+            read = sum(s.indexed for s in stats)
+            progress.end(f"{files} files indexed ({read} read)")
+            self.log_client(f"index ready: {files} files ({read} read) in "
+                            f"{sum(s.seconds for s in stats):.2f}s")
+            return self.last_refresh
+
+    async def wait_index_idle(self, should_stop) -> None:
+        """Let a running refresh finish first, so a retrieve does not index the same files twice."""
+        while self._index_lock.locked() or (
+            self._queued_refresh is not None and not self._queued_refresh.done()
+        ):
+            if should_stop():
+                raise Cancelled()
+            await asyncio.sleep(0.05)
+
+
+_PY_LEVEL = {
+    types.MessageType.Error: logging.ERROR,
+    types.MessageType.Warning: logging.WARNING,
+    types.MessageType.Info: logging.INFO,
+    types.MessageType.Log: logging.DEBUG,
+    types.MessageType.Debug: logging.DEBUG,
+}
+
+
+def create_server() -> RetrievalServer:
+    """A server with every feature registered."""
+    from . import commands, sync
+
+    server = RetrievalServer()
+    _register_lifecycle(server)
+    sync.register(server)
+    commands.register(server)
+    return server
+
+
+def _register_lifecycle(server: RetrievalServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: RetrievalServer, params: types.InitializeParams) -> None:
+        ls.init_config = ls.take_config(params.initialization_options, "initializationOptions") \
+            if params.initialization_options is not None else {}
+        try:
+            ls.settings = ls.effective_settings()
+        except ValueError as exc:  # cannot happen with checked values; never fail start-up
+            ls.pending_or_warn(f"settings refused ({exc}); using the defaults")
+            ls.init_config, ls.settings = {}, Settings()
+        uris: list[str] = []
+        if params.workspace_folders:
+            uris = [f.uri for f in params.workspace_folders]
+        elif params.root_uri:
+            uris = [params.root_uri]
+        elif params.root_path:
+            uris = [Path(params.root_path).absolute().as_uri()]
+        roots: list[Path] = []
+        for uri in uris:
+            p = ls.folder_path(uri)
+            if p is not None and p not in roots:
+                roots.append(p)
+        ls.host.build(roots, ls.settings)
+        if not roots:
+            ls.pending_messages.append((types.MessageType.Info,
+                                        "no workspace folder: open a folder to search it"))
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: RetrievalServer, params: types.InitializedParams) -> None:
+        ls.index_state = "indexing" if ls.host.engine else "no-workspace"
+        for level, message in ls.pending_messages:
+            if level == types.MessageType.Warning:
+                ls.warn_user(message)
+            else:
+                ls.log_client(message, level)
+        ls.pending_messages.clear()
+        ls.log_client(f"iterative-retrieval {__version__}: roots "
+                      f"{', '.join(map(str, ls.host.roots())) or '(none)'}")
+        await pull_configuration(ls)
+        ls.schedule_refresh()
+        await _register_dynamic(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: RetrievalServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        settings = params.settings
+        pushed = isinstance(settings, dict) and (
+            SECTION in settings or (settings and set(settings) <= set(SETTING_NAMES))
+        )
+        if pushed:
+            ls.client_config = ls.take_config(settings, "didChangeConfiguration")
+            ls.apply_settings()
+        else:  # the pull model: the notification only says "ask again"
+            await pull_configuration(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_folders(
+        ls: RetrievalServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
+        roots = ls.host.roots()
+        for f in params.event.removed or []:
+            p = to_fs_path(f.uri)
+            if p is not None:
+                real = Path(os.path.realpath(p))
+                roots = [r for r in roots if r != real]
+        for f in params.event.added or []:
+            p = ls.folder_path(f.uri)
+            if p is not None and p not in roots:
+                roots.append(p)
+        ls.log_client(f"workspace folders: {', '.join(map(str, roots)) or '(none)'}")
+        ls.set_roots(roots)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: RetrievalServer, params: None) -> None:
+        ls.stop_everything()
+
+
+async def pull_configuration(ls: RetrievalServer) -> None:
+    """Ask the client for the `iterativeRetrieval` section when it supports it."""
+    caps = ls.client_capabilities.workspace
+    if not (caps and caps.configuration):
+        return
+    try:
+        items = await ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section=SECTION)]
+        ))
+    except Exception as exc:
+        ls.log_client(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
+        return
+    raw = items[0] if items else None
+    ls.client_config = ls.take_config(raw, "workspace/configuration") if raw is not None else {}
+    ls.apply_settings()
+
+
+async def _register_dynamic(ls: RetrievalServer) -> None:
+    """Watch files (and configuration) through the client when it allows dynamic registration."""
+    caps = ls.client_capabilities.workspace
+    regs: list[types.Registration] = []
+    if caps and caps.did_change_watched_files and caps.did_change_watched_files.dynamic_registration:
+        regs.append(types.Registration(
+            id="iterative-retrieval-watch",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                types.FileSystemWatcher(glob_pattern="**/*"),
+            ]),
+        ))
+    if caps and caps.did_change_configuration and caps.did_change_configuration.dynamic_registration:
+        regs.append(types.Registration(
+            id="iterative-retrieval-config",
+            method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
+            register_options=types.DidChangeConfigurationRegistrationOptions(section=SECTION),
+        ))
+    if not regs:
+        ls.log_client("the client cannot watch files for us: the disk is scanned before "
+                      "each retrieve instead")
+        return
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=regs))
+    except Exception as exc:
+        ls.log_client(f"client/registerCapability failed: {exc}", types.MessageType.Warning)
+        return
+    ls.watching_files = any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in regs)
+
+
+def _parse_tcp(spec: str) -> tuple[str, int]:
+    host, sep, port = spec.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--tcp expects HOST:PORT (e.g. 127.0.0.1:2087), got {spec!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def run(tcp: str | None = None) -> int:
+    """`iterative-retrieval serve`: stdio by default, TCP for debugging. Logs go to stderr."""
+    level = os.environ.get("ITERATIVE_RETRIEVAL_LOG", "INFO").upper()
+    logging.getLogger("iterative_retrieval").setLevel(getattr(logging, level, logging.INFO))
+    if not logging.getLogger().handlers:
+        logging.basicConfig(stream=sys.stderr,
+                            format="iterative-retrieval: %(levelname)s: %(message)s")
+    try:
+        address = _parse_tcp(tcp) if tcp else None
+    except ValueError as exc:
+        print(f"iterative-retrieval: error: {exc}", file=sys.stderr)
+        return 2
+    server = create_server()
+    try:
+        if address:
+            log.info("listening on %s:%d", *address)
+            server.start_tcp(*address)
+        else:
+            server.start_io()
+    finally:
+        server.stop_everything()
+        server.host.shutdown()
+    return 0

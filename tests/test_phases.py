@@ -1,0 +1,128 @@
+"""DISPATCH, EVALUATE, REFINE and context packing, each on small real files."""
+
+from __future__ import annotations
+
+from iterative_retrieval.config import Settings
+from iterative_retrieval.context import estimate_tokens, merge_spans
+from iterative_retrieval.dispatch import SearchCache, dispatch
+from iterative_retrieval.engine import Engine
+from iterative_retrieval.evaluate import evaluate
+from iterative_retrieval.query import parse_task
+from iterative_retrieval.refine import Gaps, refine, variants_and_synonyms
+
+from .conftest import write_files
+
+SHOP = {
+    "src/payments/invoice.py": (
+        "class InvoiceTotal:\n    def compute_total(self, lines):\n"
+        "        return sum(l.amount for l in lines)\n"
+    ),
+    "src/payments/refund.py": (
+        "from .invoice import InvoiceTotal\n\ndef refund_invoice(inv):\n"
+        "    total = InvoiceTotal().compute_total(inv.lines)\n    return -total\n"
+    ),
+    "src/catalog/product.py": "class Product:\n    name = ''\n    price = 0\n",
+    "src/catalog/search.py": "def search_products(query):\n    return [p for p in query]\n",
+    "src/auth/authentication.py": "def authenticate_user(name, password):\n    return name\n",
+    "tests/test_invoice.py": "from src.payments.invoice import InvoiceTotal\n\ndef test_total():\n    InvoiceTotal()\n",
+    "docs/invoices.md": "# Invoices\nInvoiceTotal computes the total of an invoice.\n",
+}
+
+
+def engine_for(tmp_path, files=SHOP):
+    root = write_files(tmp_path / "ws", files)
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "cache")))
+    eng.refresh()
+    return eng, eng.index(eng.roots[0])
+
+
+def run_cycle(eng, idx, task):
+    q = parse_task(task)
+    cache = SearchCache()
+    cands = dispatch(idx, q, cache, set())
+    evals = evaluate(idx, q, cands, cache, list(q.keywords), 1,
+                     lambda rel: eng.read_text(eng.roots[0], rel))
+    return q, cache, cands, evals
+
+
+MISC = {f"src/misc/m{i}.py": f"def helper_{i}(user):\n    return user\n" for i in range(15)}
+
+
+def test_definition_outranks_use_and_tests_are_not_candidates(tmp_path):
+    """The file defining a named identifier ranks first; tests and docs are not candidates."""
+    eng, idx = engine_for(tmp_path, {**SHOP, **MISC})
+    _, _, cands, evals = run_cycle(eng, idx, "`InvoiceTotal` gives a wrong total")
+    paths = [c.path for c in cands]
+    assert "tests/test_invoice.py" not in paths and "docs/invoices.md" not in paths
+    assert evals[0].path == "src/payments/invoice.py"
+    assert "InvoiceTotal" in evals[0].defines
+    assert "defines `InvoiceTotal`" in evals[0].reason
+    assert 0.0 <= evals[-1].relevance <= evals[0].relevance <= 1.0
+
+
+def test_tests_are_candidates_when_the_task_is_about_them(tmp_path):
+    """'add tests' lets test files in."""
+    eng, idx = engine_for(tmp_path)
+    _, _, cands, _ = run_cycle(eng, idx, "Add unit tests for InvoiceTotal")
+    assert "tests/test_invoice.py" in [c.path for c in cands]
+
+
+def test_stack_frame_names_the_file(tmp_path):
+    """A frame's path brings its file in first, even with no other matching word."""
+    eng, idx = engine_for(tmp_path)
+    task = 'Traceback (most recent call last):\n  File "/home/me/shop/src/catalog/search.py", line 2, in search_products\nTypeError'
+    _, _, _, evals = run_cycle(eng, idx, task)
+    assert evals[0].path == "src/catalog/search.py"
+    assert "named in the task" in evals[0].reason
+
+
+def test_graph_links_importers(tmp_path):
+    """A file importing a strong candidate is linked to it in the reason."""
+    eng, idx = engine_for(tmp_path)
+    _, _, _, evals = run_cycle(eng, idx, "compute_total of InvoiceTotal for refund")
+    refund = next(e for e in evals if e.path == "src/payments/refund.py")
+    assert any("invoice" in link for link in refund.graph_links)
+
+
+def test_refine_learns_variants_and_synonyms(tmp_path):
+    """A misspelt word finds its variant as the code spells it; an unused word finds a synonym."""
+    eng, idx = engine_for(tmp_path)
+    task = "authentification of users should check the passwd"
+    q, cache, _, _ = run_cycle(eng, idx, task)
+    read = lambda rel: eng.read_text(eng.roots[0], rel)  # noqa: E731
+    gaps = Gaps([], ["authentification", "passwd"])
+    got = variants_and_synonyms(idx, list(q.keywords), gaps, task, set(), cache, read)
+    learned = {c.text: c for c in got}
+    variant = next(c for c in got if c.kind == "variant")
+    assert variant.text.startswith("authentic") and variant.origin == ("authentification",)
+    assert learned["password"].kind == "synonym" and learned["password"].origin == ("passwd",)
+
+
+def test_refine_feedback_excludes_and_patterns(tmp_path):
+    """Feedback learns the best file's words; files under 0.2 beyond the top are excluded."""
+    eng, idx = engine_for(tmp_path, {**SHOP, **MISC})
+    task = "authentification of users should check the passwd"
+    q, cache, _, evals = run_cycle(eng, idx, task)
+    read = lambda rel: eng.read_text(eng.roots[0], rel)  # noqa: E731
+    ref = refine(idx, q, evals, list(q.keywords), task, cache, read, [], Gaps([], []), set())
+    assert "password" in {c.text for c in ref.query.keywords}
+    low = {e.path for e in evals[10:] if e.relevance < 0.2}
+    assert set(ref.excluded) == low
+    assert all(p in ref.query.excludes for p in ref.excluded)
+
+
+def test_merge_spans_and_token_estimate():
+    """Overlapping or adjacent spans merge; the estimate is about four characters a token."""
+    assert merge_spans([(5, 9, "a"), (1, 3, "b"), (4, 4, "c"), (20, 22, "d")]) == [
+        (1, 9, "b; c; a"), (20, 22, "d")]
+    assert estimate_tokens("x" * 400) == 100
+
+
+def test_files_outside_the_root_are_never_read(tmp_path):
+    """read_text refuses paths that escape the root and secret files."""
+    eng, _ = engine_for(tmp_path, {**SHOP, ".env": "KEY=1"})
+    (tmp_path / "outside.txt").write_text("secret")
+    root = eng.roots[0]
+    assert eng.read_text(root, "../outside.txt") is None
+    assert eng.read_text(root, ".env") is None
+    assert eng.read_text(root, "src/catalog/product.py")
