@@ -165,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     from .render import to_json, to_markdown, to_text
 
-    result = engine.retrieve(task)
+    result = engine.retrieve(task, refresh=False)
     if args.json:
         print(to_json(result))
     elif args.markdown:

@@ -62,43 +62,45 @@ def merge_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]
 def build_context(
     evals: list[Evaluation],
     budget: int,
-    read_text: Callable[[str], str | None],
+    read_text: Callable[[Evaluation], str | None],
 ) -> list[FileResult]:
     """Pack regions of the selected files into the budget, in rank order."""
-    lines_of: dict[str, list[str]] = {}
-    spans_of: dict[str, list[tuple[int, int, str]]] = {}
+    # keyed by evaluation, not path: two roots may hold the same relative path
+    lines_of: dict[int, list[str]] = {}
+    spans_of: dict[int, list[tuple[int, int, str]]] = {}
     for ev in evals:
-        text = read_text(ev.path)
+        text = read_text(ev)
         lines = text.splitlines() if text is not None else []
-        lines_of[ev.path] = lines
-        spans_of[ev.path] = spans_for(ev, len(lines)) if lines else []
-    chosen: dict[str, list[tuple[int, int, str]]] = {ev.path: [] for ev in evals}
+        lines_of[id(ev)] = lines
+        spans_of[id(ev)] = spans_for(ev, len(lines)) if lines else []
+    chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
     remaining = budget
     # round 1: each file's best span; round 2+: the rest, in rank order
     rounds = max((len(s) for s in spans_of.values()), default=0)
     for r in range(rounds):
         for ev in evals:
-            spans = spans_of[ev.path]
+            spans = spans_of[id(ev)]
             if r >= len(spans):
                 continue
             a, b, why = spans[r]
-            cost = _cost(lines_of[ev.path], a, b)
+            lines = lines_of[id(ev)]
+            cost = _cost(lines, a, b)
             if cost > remaining:
                 if r == 0 and remaining > 40:
-                    b = _fit(lines_of[ev.path], a, b, remaining)
-                    cost = _cost(lines_of[ev.path], a, b)
+                    b = _fit(lines, a, b, remaining)
+                    cost = _cost(lines, a, b)
                 else:
                     continue
-            chosen[ev.path].append((a, b, why))
+            chosen[id(ev)].append((a, b, why))
             remaining -= cost
         if remaining <= 0:
             break
     results = []
     for ev in evals:
-        lines = lines_of[ev.path]
+        lines = lines_of[id(ev)]
         regions = [
             Region(a, b, "\n".join(lines[a - 1 : b]), why)
-            for a, b, why in merge_spans(chosen[ev.path])
+            for a, b, why in merge_spans(chosen[id(ev)])
         ]
         results.append(
             FileResult(ev.path, ev.relevance, ev.reason, ev.missing, ev.cycle, regions)

@@ -18,7 +18,7 @@ from .context import build_context, estimate_tokens, select
 from .evaluate import concept_stems, text_pass
 from .index import Index, IndexStats, Progress
 from .loop import Report, run_loop
-from .models import FileResult, RetrievalResult
+from .models import Evaluation, RetrievalResult
 from .query import parse_task
 from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
 
@@ -165,79 +165,65 @@ class Engine:
         should_stop: Callable[[], bool] = lambda: False,
         report: Report = lambda msg, cycle, total: None,
         roots: list[Path] | None = None,
+        refresh: bool = True,
     ) -> RetrievalResult:
-        """Run the loop over the roots and return the ranked, explained context."""
+        """Run the loop over the roots and return the ranked, explained context.
+
+        Each root runs its own loop (its own vocabulary and graph); the files of all roots are
+        then ranked together and packed into one budget.
+        """
         task = (task or "").strip()
         if not task:
             raise ValueError("the task is empty: say what you want to do")
         s = (settings or self.settings).validated()
+        roots = roots or list(self.roots)
         t0 = time.perf_counter()
-        evals_all = []
-        traces = []
-        stats_idx = self.refresh(should_stop=should_stop)
+        if refresh:
+            self.refresh(should_stop=should_stop)
         t_index = time.perf_counter() - t0
-        base_query = parse_task(task, s.include_tests)
-        base_query = replace(
-            base_query,
+        query = replace(
+            parse_task(task, s.include_tests),
             excludes=tuple(s.exclude),
             required_patterns=tuple(s.include),
         )
-        for root in roots or self.roots:
-            idx = self.index(root)
-
-            def read(rel: str, _root: Path = root) -> str | None:
-                return self.read_text(_root, rel)
-
-            evals, trace, _cache = run_loop(
-                idx, task, base_query, s.max_cycles, read, should_stop, report
+        scored: list[tuple[Path, Evaluation]] = []
+        traces = []
+        for root in roots:
+            evals, trace, _ = run_loop(
+                self.index(root), task, query, s.max_cycles, self._reader(root), should_stop, report
             )
-            for e in evals:
-                evals_all.append((root, e))
+            scored.extend((root, e) for e in evals)
             traces.extend(trace)
-        evals_all.sort(key=lambda t: t[1].relevance, reverse=True)
-        chosen = select([e for _, e in evals_all], s.max_files)
-        root_of = {id(e): r for r, e in evals_all}
-        results: list[FileResult] = []
-        stems = concept_stems(list(base_query.keywords) + [
-            c for t in traces for c in t.query.keywords if c.kind != "word"
-        ])
-        for root in roots or self.roots:
-            mine = [e for e in chosen if root_of[id(e)] == root]
-            need_text = [e for e in mine if not e.hit_lines and not e.hit_symbols]
-
-            def read(rel: str, _root: Path = root) -> str | None:
-                return self.read_text(_root, rel)
-
-            text_pass(need_text, stems, read)
-        by_root_results: dict[int, FileResult] = {}
-        budget_left = s.budget
-        # one packing over all roots, in rank order
-        for root in roots or self.roots:
-            mine = [e for e in chosen if root_of[id(e)] == root]
-
-            def read(rel: str, _root: Path = root) -> str | None:
-                return self.read_text(_root, rel)
-
-            share = budget_left if len(self.roots) == 1 else max(
-                200, int(s.budget * len(mine) / max(len(chosen), 1))
-            )
-            for ev, fr in zip(mine, build_context(mine, share, read)):
-                fr.root = str(root)
-                by_root_results[id(ev)] = fr
-        results = [by_root_results[id(e)] for e in chosen if id(e) in by_root_results]
-        tokens = sum(estimate_tokens(r.text) for f in results for r in f.regions)
+        scored.sort(key=lambda t: t[1].relevance, reverse=True)
+        chosen = select([e for _, e in scored], s.max_files)
+        root_of = {id(e): r for r, e in scored}
+        stems = concept_stems(
+            list(query.keywords) + [c for t in traces for c in t.query.keywords if c.kind != "word"]
+        )
+        for e in chosen:
+            if not e.hit_lines and not e.hit_symbols:
+                text_pass([e], stems, self._reader(root_of[id(e)]))
+        files = build_context(
+            chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path)
+        )
+        for e, f in zip(chosen, files):
+            f.root = str(root_of[id(e)])
+        refreshed = [self.last_refresh[str(r)] for r in roots if str(r) in self.last_refresh]
         stats = {
-            "files_indexed": sum(x.files for x in stats_idx),
-            "files_reindexed": sum(x.indexed for x in stats_idx),
-            "skipped": _sum_dicts(x.skipped for x in stats_idx),
+            "files_indexed": sum(self.index(r).file_count() for r in roots),
+            "files_reindexed": sum(x.indexed for x in refreshed) if refresh else 0,
+            "skipped": _sum_dicts(self.index(r).skipped_counts() for r in roots),
             "cycles": len(traces),
             "candidates": sum(t.candidates for t in traces),
-            "tokens": tokens,
+            "tokens": sum(estimate_tokens(r.text) for f in files for r in f.regions),
             "budget": s.budget,
             "index_seconds": round(t_index, 3),
             "seconds": round(time.perf_counter() - t0, 3),
         }
-        return RetrievalResult(task, results, traces, stats, [str(r) for r in self.roots])
+        return RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
+
+    def _reader(self, root: Path) -> Callable[[str], str | None]:
+        return lambda rel: self.read_text(root, rel)
 
     def status(self) -> dict:
         out = []

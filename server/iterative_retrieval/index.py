@@ -486,10 +486,11 @@ class Index:
 
     def vocab(self) -> dict[str, int]:
         """term → number of files containing it (cached until the index changes)."""
-        if self._vocab is None:
+        vocab = self._vocab  # one read: another thread may reset it to None meanwhile
+        if vocab is None:
             with self._lock:
-                self._vocab = dict(self.conn.execute("SELECT term, doc FROM vocab"))
-        return self._vocab
+                vocab = self._vocab = dict(self.conn.execute("SELECT term, doc FROM vocab"))
+        return vocab
 
     def definitions(self, lnames: Iterable[str]) -> dict[str, list[tuple[int, Symbol]]]:
         """Lower-case name → the files and symbols that define it."""

@@ -10,6 +10,7 @@ progress at all (every method is then a no-op).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import uuid
 from concurrent.futures import Future
@@ -21,6 +22,11 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
+
+WORK_DONE_TOKEN: contextvars.ContextVar[types.ProgressToken | None] = contextvars.ContextVar(
+    "work_done_token", default=None
+)
+"""The `workDoneToken` of the executeCommand request being handled (pygls does not pass it on)."""
 
 
 def client_supports_progress(ls: LanguageServer) -> bool:

@@ -8,6 +8,7 @@ replaced by its default instead.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -132,24 +133,35 @@ def config_section(raw: Any) -> Any:
     return raw
 
 
-def parse_config(raw: Any, source: str) -> tuple[dict[str, Any], list[str]]:
-    """Settings overrides (Settings field names) from a client's configuration, and warnings.
+@dataclass
+class ConfigReport:
+    """What reading a configuration found wrong."""
+
+    warnings: list[str]
+    """Bad values, replaced by their defaults: worth showing the user."""
+    ignored: list[str]
+    """Keys the server does not know (an editor's own settings share the section): logged only."""
+
+
+def parse_config(raw: Any, source: str) -> tuple[dict[str, Any], ConfigReport]:
+    """Settings overrides (Settings field names) from a client's configuration, and problems.
 
     Never raises: a bad value is left out (so its default applies) with a warning naming it.
     """
-    warnings: list[str] = []
+    report = ConfigReport([], [])
     raw = config_section(raw)
     if raw is None:
-        return {}, warnings
+        return {}, report
     if not isinstance(raw, Mapping):
-        return {}, [f"{source}: expected an object of {SECTION} settings, got {_describe(raw)}; "
-                    f"using the defaults"]
+        report.warnings.append(f"{source}: expected an object of {SECTION} settings, got "
+                               f"{_describe(raw)}; using the defaults")
+        return {}, report
     out: dict[str, Any] = {}
     for key, value in raw.items():
         spec = _SETTINGS.get(key)
         if spec is None:
-            warnings.append(f"{source}: unknown setting {SECTION}.{key} ignored "
-                            f"(known: {', '.join(SETTING_NAMES)})")
+            report.ignored.append(f"{source}: setting {SECTION}.{key} is not the server's; ignored "
+                                  f"(the server reads {', '.join(SETTING_NAMES)})")
             continue
         if value is None:
             continue
@@ -157,8 +169,14 @@ def parse_config(raw: Any, source: str) -> tuple[dict[str, Any], list[str]]:
         try:
             out[field] = check(value)
         except _Bad as exc:
-            warnings.append(f"{source}: {SECTION}.{key} {exc}; using the default ({default!r})")
-    return out, warnings
+            report.warnings.append(
+                f"{source}: {SECTION}.{key} {exc}; using the default ({_json(default)})"
+            )
+    return out, report
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value)
 
 
 def settings_to_wire(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -353,3 +371,20 @@ def path_from_root_param(value: str) -> str:
     if not os.path.isabs(path):
         raise ParamsError(f"{CMD_RETRIEVE}: 'root' must be an absolute path, got {_describe(value)}")
     return path
+
+
+def patterns_under(prefix: str, patterns: tuple[str, ...]) -> tuple[str, ...]:
+    """Glob patterns written relative to a subfolder, rewritten relative to its workspace root.
+
+    gitignore rules: a pattern with a slash is anchored (prefix it), one without matches at any
+    depth (prefix it with `prefix/**/`); a leading `!` keeps its meaning.
+    """
+    out = []
+    for p in patterns:
+        neg, body = (True, p[1:]) if p.startswith("!") else (False, p)
+        if "/" in body.rstrip("/"):
+            body = f"{prefix}/{body.lstrip('/')}"
+        else:
+            body = f"{prefix}/**/{body}"
+        out.append(("!" if neg else "") + body)
+    return tuple(out)

@@ -9,7 +9,6 @@ search goes through the one `Engine`, the same as the command line's.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import os
 import sys
@@ -27,17 +26,13 @@ from .. import __version__
 from ..config import Settings
 from ..loop import Cancelled
 from .host import EngineHost, NoWorkspace
-from .progress import WorkProgress
+from .progress import WORK_DONE_TOKEN, WorkProgress
 from .sync import Buffers
 from .protocol import INDEX_SETTINGS, SECTION, SETTING_NAMES, parse_config
 
 log = logging.getLogger("iterative_retrieval.lsp")
 
 SERVER_NAME = "iterative-retrieval"
-WORK_DONE_TOKEN: contextvars.ContextVar[types.ProgressToken | None] = contextvars.ContextVar(
-    "work_done_token", default=None
-)
-"""The `workDoneToken` of the executeCommand request being handled (pygls does not pass it on)."""
 
 
 class RetrievalProtocol(LanguageServerProtocol):
@@ -127,9 +122,11 @@ class RetrievalServer(LanguageServer):
     # -- settings and roots ------------------------------------------------------------------
 
     def take_config(self, raw: Any, source: str) -> dict[str, Any]:
-        values, warnings = parse_config(raw, source)
-        for w in warnings:
+        values, report = parse_config(raw, source)
+        for w in report.warnings:
             self.pending_or_warn(w)
+        for note in report.ignored:
+            self.pending_or_log(note)
         return values
 
     def effective_settings(self) -> Settings:
@@ -165,6 +162,12 @@ class RetrievalServer(LanguageServer):
             self.pending_or_warn(f"workspace folder {path} does not exist; ignored")
             return None
         return Path(os.path.realpath(path))
+
+    def pending_or_log(self, message: str) -> None:
+        if self.index_state == "starting":
+            self.pending_messages.append((types.MessageType.Log, message))
+        else:
+            self.log_client(message, types.MessageType.Log)
 
     def pending_or_warn(self, message: str) -> None:
         if self.index_state == "starting":

@@ -1,0 +1,297 @@
+/**
+ * What the commands do: run a retrieval for a task (with progress and cancellation), keep the
+ * last result and the user's extra excludes, and act on result rows (open, copy, exclude).
+ */
+
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { EXTENSION_NAME, RECENT_TASKS_KEY, RESULTS_VIEW, ServerCommands } from './constants';
+import { resolveResultPath } from './paths';
+import type { ProgressRouter } from './progress';
+import { type IndexStatus, isRetrievalResult, normalizeResult, parseStatus, type RetrieveArgs, type RetrievalResult } from './protocol';
+import { renderMarkdown, renderRegion } from './render';
+import type { ResultsProvider } from './resultsView';
+import { Cancelled, type ServerManager, ServerUnavailable } from './server';
+import { getSettings } from './settings';
+import type { IndexStatusBar } from './statusBar';
+import { rememberTask } from './tasks';
+import type { Node } from './treeModel';
+
+export interface RunOptions {
+  /** Extra files or globs to exclude (on top of the settings). */
+  exclude?: string[];
+  maxCycles?: number;
+  include?: string[];
+  /** Show the result in the sidebar (false for chat and tool calls). */
+  showInView?: boolean;
+  /** Cancellation from the caller (chat, tool), instead of the notification. */
+  token?: vscode.CancellationToken;
+}
+
+export class Controller {
+  private lastTask: string | undefined;
+  private excluded: string[] = [];
+  private runId = 0;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly server: ServerManager,
+    private readonly router: ProgressRouter,
+    private readonly view: ResultsProvider,
+    private readonly statusBar: IndexStatusBar,
+  ) {}
+
+  get recentTasks(): string[] {
+    return this.context.workspaceState.get<string[]>(RECENT_TASKS_KEY, []);
+  }
+
+  private async remember(task: string): Promise<void> {
+    await this.context.workspaceState.update(RECENT_TASKS_KEY, rememberTask(this.recentTasks, task, getSettings().historySize));
+  }
+
+  get result(): RetrievalResult | undefined {
+    const s = this.view.state;
+    return s.kind === 'done' ? s.result : undefined;
+  }
+
+  get task(): string | undefined {
+    return this.lastTask;
+  }
+
+  /** The retrieve arguments for a task, from the settings and the run's options. */
+  private args(task: string, opts: RunOptions): RetrieveArgs {
+    const s = getSettings();
+    const exclude = [...s.exclude, ...(opts.exclude ?? [])];
+    const include = [...s.include, ...(opts.include ?? [])];
+    return {
+      task,
+      maxCycles: opts.maxCycles ?? s.maxCycles,
+      budget: s.budget,
+      ...(exclude.length ? { exclude } : {}),
+      ...(include.length ? { include } : {}),
+    };
+  }
+
+  /** Sends one retrieve request and checks the answer's shape. */
+  async retrieve(task: string, opts: RunOptions, token?: vscode.CancellationToken, workDoneToken?: string): Promise<RetrievalResult> {
+    const answer = await this.server.execute<unknown>(ServerCommands.retrieve, this.args(task, opts), token, workDoneToken);
+    if (!isRetrievalResult(answer)) {
+      throw new Error(`unexpected answer from the server: ${JSON.stringify(answer)?.slice(0, 200)}`);
+    }
+    return normalizeResult(answer);
+  }
+
+  /**
+   * Runs a retrieval for `task` in the sidebar under a cancellable notification. Returns the
+   * result, or undefined when cancelled or failed (the user has been told).
+   */
+  async run(task: string, opts: RunOptions = {}): Promise<RetrievalResult | undefined> {
+    const id = ++this.runId;
+    const previous = this.view.state;
+    this.lastTask = task;
+    this.excluded = opts.exclude ?? [];
+    void this.remember(task);
+    this.view.setState({ kind: 'running', task });
+    void vscode.commands.executeCommand(`${RESULTS_VIEW}.focus`);
+    if (!(await this.server.ensureStarted())) {
+      this.view.setState({ kind: 'error', task, message: 'The server is not running: see the message or the output channel.' });
+      return undefined;
+    }
+    try {
+      const result = await this.router.run(
+        `${EXTENSION_NAME}: finding context`,
+        (token, workDoneToken) => this.retrieve(task, opts, token, workDoneToken),
+        (message) => {
+          if (id === this.runId) {
+            this.view.setState({ kind: 'running', task, message });
+          }
+        },
+      );
+      if (id === this.runId) {
+        this.view.setState({ kind: 'done', result, excluded: this.excluded });
+      }
+      return result;
+    } catch (err) {
+      if (id !== this.runId) {
+        return undefined;
+      }
+      if (err instanceof Cancelled) {
+        this.view.setState(previous.kind === 'running' ? { kind: 'empty' } : previous);
+        void vscode.window.setStatusBarMessage(`${EXTENSION_NAME}: retrieval cancelled`, 3000);
+        return undefined;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      this.view.setState({ kind: 'error', task, message });
+      if (!(err instanceof ServerUnavailable)) {
+        this.server.output.error(`retrieve failed: ${message}`);
+        void vscode.window.showErrorMessage(`${EXTENSION_NAME}: retrieval failed: ${message}`, 'Show Output').then((c) => {
+          if (c) {
+            this.server.output.show();
+          }
+        });
+      }
+      return undefined;
+    }
+  }
+
+  rerun(): Promise<RetrievalResult | undefined> | undefined {
+    return this.lastTask ? this.run(this.lastTask, { exclude: this.excluded }) : undefined;
+  }
+
+  clear(): void {
+    this.runId++;
+    this.lastTask = undefined;
+    this.excluded = [];
+    this.view.setState({ kind: 'empty' });
+  }
+
+  async excludeAndRerun(node: Node | undefined): Promise<void> {
+    if (!node?.file || !this.lastTask) {
+      return;
+    }
+    const path = node.file.path;
+    await this.run(this.lastTask, { exclude: [...this.excluded.filter((e) => e !== path), path] });
+  }
+
+  /** Markdown for a result: the server's renderer, else the local one (same layout). */
+  async markdown(result: RetrievalResult): Promise<string> {
+    try {
+      const answer = await this.server.execute<{ text?: unknown }>(ServerCommands.renderContext, { result, format: 'markdown' });
+      if (answer && typeof answer.text === 'string') {
+        return answer.text;
+      }
+    } catch (err) {
+      this.server.output.warn(`renderContext failed, rendering locally: ${String(err)}`);
+    }
+    return renderMarkdown(result);
+  }
+
+  async copyContext(): Promise<void> {
+    const result = this.result;
+    if (!result) {
+      void vscode.window.showInformationMessage(`${EXTENSION_NAME}: no context yet. Run "Find Context for Task…" first.`);
+      return;
+    }
+    await vscode.env.clipboard.writeText(await this.markdown(result));
+    void vscode.window.setStatusBarMessage(`${EXTENSION_NAME}: context copied (${result.files.length} files)`, 3000);
+  }
+
+  /** The absolute file of a result row. */
+  uriOf(path: string, root?: string): vscode.Uri | undefined {
+    const roots = this.result?.roots.length ? this.result.roots : (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const abs = resolveResultPath(path, root, roots, (p) => fs.existsSync(p));
+    return abs ? vscode.Uri.file(abs) : undefined;
+  }
+
+  /** Opens a row's file; for a region, with its lines selected. */
+  async open(node: Node | undefined): Promise<void> {
+    const target = node?.target;
+    if (!target) {
+      return;
+    }
+    const uri = this.uriOf(target.path, target.root);
+    if (!uri) {
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(uri);
+    let selection: vscode.Range | undefined;
+    if (target.startLine !== undefined) {
+      const last = Math.max(0, doc.lineCount - 1);
+      const start = Math.min(last, Math.max(0, target.startLine - 1));
+      const end = Math.min(last, Math.max(start, (target.endLine ?? target.startLine) - 1));
+      selection =
+        target.endLine !== undefined && target.endLine !== target.startLine
+          ? new vscode.Range(start, 0, end, doc.lineAt(end).range.end.character)
+          : new vscode.Range(start, 0, start, 0);
+    }
+    const editor = await vscode.window.showTextDocument(doc, { preview: true, selection });
+    if (selection) {
+      editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+  }
+
+  async copyPath(node: Node | undefined): Promise<void> {
+    if (!node?.file) {
+      return;
+    }
+    const r = node.regionIndex !== undefined ? node.file.regions[node.regionIndex] : undefined;
+    await vscode.env.clipboard.writeText(r ? `${node.file.path}:${r.start_line}-${r.end_line}` : node.file.path);
+  }
+
+  async copyRegion(node: Node | undefined): Promise<void> {
+    const file = node?.file;
+    if (!file) {
+      return;
+    }
+    const regions = node.regionIndex !== undefined ? [file.regions[node.regionIndex]] : file.regions;
+    await vscode.env.clipboard.writeText(regions.map((r) => renderRegion(file, r)).join('\n'));
+  }
+
+  /** Asks the server for the index state and updates the status bar. */
+  async status(): Promise<IndexStatus | undefined> {
+    try {
+      const s = parseStatus(await this.server.execute<unknown>(ServerCommands.status, {}));
+      if (/error|fail/i.test(s.state)) {
+        this.statusBar.error(`Index: ${s.state}`);
+      } else if (/index|build|refresh|start/i.test(s.state) && !/ready|idle|done/i.test(s.state)) {
+        this.statusBar.indexing(s.indexed, s.total, `Index: ${s.state}`);
+      } else {
+        this.statusBar.ready(s);
+      }
+      return s;
+    } catch (err) {
+      if (!(err instanceof ServerUnavailable)) {
+        this.server.output.warn(`status failed: ${String(err)}`);
+      }
+      return undefined;
+    }
+  }
+
+  async showStatus(): Promise<void> {
+    const s = await this.status();
+    if (!s) {
+      const choice = await vscode.window.showWarningMessage(`${EXTENSION_NAME}: the server is ${this.server.state}.`, 'Restart Server', 'Show Output');
+      if (choice === 'Restart Server') {
+        await this.server.restart('requested from the status');
+      } else if (choice === 'Show Output') {
+        this.server.output.show();
+      }
+      return;
+    }
+    const parts = [`Index ${s.state}`];
+    if (s.files !== undefined) {
+      parts.push(`${s.files} files`);
+    }
+    if (s.roots.length) {
+      parts.push(`root${s.roots.length === 1 ? '' : 's'}: ${s.roots.join(', ')}`);
+    }
+    if (s.version) {
+      parts.push(`server ${s.version}`);
+    }
+    this.server.output.info(`status: ${JSON.stringify(s.raw)}`);
+    const choice = await vscode.window.showInformationMessage(`${EXTENSION_NAME}: ${parts.join(' · ')}`, 'Reindex', 'Show Output');
+    if (choice === 'Reindex') {
+      await this.reindex();
+    } else if (choice === 'Show Output') {
+      this.server.output.show();
+    }
+  }
+
+  async reindex(): Promise<void> {
+    if (!(await this.server.ensureStarted())) {
+      return;
+    }
+    this.statusBar.indexing(undefined, undefined, 'Reindexing…');
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `${EXTENSION_NAME}: reindexing`, cancellable: true },
+        (_p, token) => this.server.execute<unknown>(ServerCommands.reindex, {}, token),
+      );
+    } catch (err) {
+      if (!(err instanceof Cancelled)) {
+        void vscode.window.showErrorMessage(`${EXTENSION_NAME}: reindex failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    await this.status();
+  }
+}

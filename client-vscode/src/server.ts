@@ -1,0 +1,272 @@
+/**
+ * The language server's life: start it with the right command, restart it (one debounced path
+ * for the Restart command, settings changes and interpreter changes), say what to do when it is
+ * missing, and send it commands.
+ */
+
+import * as vscode from 'vscode';
+import {
+  CancellationToken as LspCancellationToken,
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  type LanguageClientOptions,
+  LSPErrorCodes,
+  ResponseError,
+  type ServerOptions,
+  State,
+  type StaticFeature,
+} from 'vscode-languageclient/node';
+import { CLIENT_ID, CONFIG_SECTION, EXTENSION_NAME, PIP_PACKAGE } from './constants';
+import { checkPython, type ServerLaunch, serverLaunch } from './python';
+import { toServerConfig } from './serverConfig';
+import { getSettings, openSettings } from './settings';
+
+export type ServerState = 'stopped' | 'starting' | 'running' | 'missing' | 'failed';
+
+/** Raised when a request is cancelled by the user (or the server answers RequestCancelled). */
+export class Cancelled extends Error {
+  constructor() {
+    super('cancelled');
+  }
+}
+
+/** Raised when there is no server to ask; the user has already been told why. */
+export class ServerUnavailable extends Error {}
+
+const RESTART_DEBOUNCE_MS = 300;
+
+export class ServerManager implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient | undefined> | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly stateEmitter = new vscode.EventEmitter<{ state: ServerState; detail?: string }>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  private _state: ServerState = 'stopped';
+  private lastLaunch: ServerLaunch | undefined;
+
+  constructor(
+    readonly output: vscode.LogOutputChannel,
+    /** Features added to every new client (progress routing). */
+    private readonly features: () => StaticFeature[],
+  ) {}
+
+  get state(): ServerState {
+    return this._state;
+  }
+
+  private setState(state: ServerState, detail?: string): void {
+    this._state = state;
+    this.stateEmitter.fire({ state, detail });
+  }
+
+  /** The running client, starting the server first when needed; undefined when it cannot start. */
+  async ensureStarted(): Promise<LanguageClient | undefined> {
+    if (this.client && this.client.state === State.Running) {
+      return this.client;
+    }
+    if (!this.starting) {
+      this.starting = this.start().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  private async start(): Promise<LanguageClient | undefined> {
+    await this.stop();
+    this.setState('starting');
+    const settings = getSettings();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const launch = await serverLaunch(settings, folder?.uri);
+    this.lastLaunch = launch;
+    this.output.info(`Starting the server (${launch.source}): ${[launch.command, ...launch.args].join(' ')}`);
+    if (launch.python) {
+      const check = await checkPython(launch.python);
+      if (!check.ok) {
+        this.output.error(`Server check failed: ${check.detail}`);
+        this.setState('missing', check.detail);
+        void this.tellMissing(launch, check.reason, check.detail);
+        return undefined;
+      }
+      this.output.info(`${launch.python} has ${PIP_PACKAGE} ${check.version}`);
+    }
+    const serverOptions: ServerOptions = {
+      command: launch.command,
+      args: launch.args,
+      options: { cwd: folder?.uri.fsPath, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      // Every file document, so that the server sees unsaved edits anywhere in the workspace.
+      documentSelector: [{ scheme: 'file' }],
+      outputChannel: this.output,
+      traceOutputChannel: this.output,
+      initializationOptions: toServerConfig(settings),
+      middleware: {
+        workspace: {
+          // The server asks for section "iterativeRetrieval": answer with its view of it.
+          configuration: async (params, token, next) => {
+            const answers = await next(params, token);
+            if (!Array.isArray(answers)) {
+              return answers;
+            }
+            return answers.map((a, i) =>
+              params.items[i]?.section === CONFIG_SECTION ? toServerConfig(getSettings(params.items[i].scopeUri ? vscode.Uri.parse(params.items[i].scopeUri as string) : undefined)) : a,
+            );
+          },
+        },
+      },
+    };
+    const client = new LanguageClient(CLIENT_ID, EXTENSION_NAME, serverOptions, clientOptions);
+    for (const f of this.features()) {
+      client.registerFeature(f);
+    }
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped && this.client === client && this._state === 'running') {
+        this.setState('failed', 'the server stopped');
+      }
+    });
+    try {
+      await client.start();
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      this.output.error(`The server did not start: ${msg}`);
+      this.setState('failed', msg);
+      void this.tellFailed(launch, msg);
+      try {
+        await client.dispose();
+      } catch {
+        // already dead
+      }
+      return undefined;
+    }
+    this.client = client;
+    this.setState('running');
+    return client;
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    if (c) {
+      try {
+        await c.dispose(2000);
+      } catch (err) {
+        this.output.warn(`Stopping the server: ${String(err)}`);
+      }
+    }
+    this.setState('stopped');
+  }
+
+  /** The one restart path: coalesces bursts (settings + interpreter change) into one restart. */
+  restart(reason: string): Promise<void> {
+    this.output.info(`Restarting the server: ${reason}`);
+    if (this.restartTimer) {
+      clearTimeout(this.restartTimer);
+    }
+    return new Promise((resolve) => {
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        void this.stop()
+          .then(() => this.ensureStarted())
+          .then(() => resolve());
+      }, RESTART_DEBOUNCE_MS);
+    });
+  }
+
+  /** Tells a running server that settings changed (it pulls them with workspace/configuration). */
+  notifyConfigurationChanged(): void {
+    const c = this.client;
+    if (c && c.state === State.Running) {
+      void c.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: { [CONFIG_SECTION]: toServerConfig(getSettings()) },
+      });
+    }
+  }
+
+  /**
+   * Sends `workspace/executeCommand` with one object argument. Cancelling `token` sends
+   * `$/cancelRequest` and rejects at once with Cancelled (a late answer is dropped).
+   */
+  async execute<T>(command: string, arg: object | undefined, token?: vscode.CancellationToken, workDoneToken?: string): Promise<T> {
+    const client = await this.ensureStarted();
+    if (!client) {
+      throw new ServerUnavailable(`The ${EXTENSION_NAME} server is not running.`);
+    }
+    if (token?.isCancellationRequested) {
+      throw new Cancelled();
+    }
+    const params = { command, arguments: arg === undefined ? [] : [arg], ...(workDoneToken ? { workDoneToken } : {}) };
+    const request = client.sendRequest(ExecuteCommandRequest.type, params, (token ?? LspCancellationToken.None) as LspCancellationToken);
+    let sub: vscode.Disposable | undefined;
+    const cancelled = new Promise<never>((_, reject) => {
+      sub = token?.onCancellationRequested(() => reject(new Cancelled()));
+    });
+    try {
+      return (await Promise.race([request, cancelled])) as T;
+    } catch (err) {
+      if (err instanceof Cancelled || token?.isCancellationRequested) {
+        throw new Cancelled();
+      }
+      if (err instanceof ResponseError && (err.code === LSPErrorCodes.RequestCancelled || err.code === LSPErrorCodes.ServerCancelled)) {
+        throw new Cancelled();
+      }
+      if (err instanceof vscode.CancellationError) {
+        throw new Cancelled();
+      }
+      throw err;
+    } finally {
+      sub?.dispose();
+      request.catch(() => undefined);
+    }
+  }
+
+  private async tellMissing(launch: ServerLaunch, reason: 'no-python' | 'no-package' | 'error', detail: string): Promise<void> {
+    const python = launch.python ?? 'python3';
+    const install = `${quote(python)} -m pip install ${PIP_PACKAGE}`;
+    const text =
+      reason === 'no-python'
+        ? `${EXTENSION_NAME}: Python was not found (${python}). Set "${CONFIG_SECTION}.server.pythonPath" to a Python that has the server, or install it with: ${install}`
+        : reason === 'no-package'
+          ? `${EXTENSION_NAME}: the server is not installed for ${python}. Install it with: ${install} (or from a checkout: pip install -e .), or set "${CONFIG_SECTION}.server.pythonPath".`
+          : `${EXTENSION_NAME}: ${python} could not load the server: ${detail}`;
+    const choice = await vscode.window.showErrorMessage(text, 'Open Settings', 'Copy Install Command', 'Show Output');
+    if (choice === 'Open Settings') {
+      await openSettings('server');
+    } else if (choice === 'Copy Install Command') {
+      await vscode.env.clipboard.writeText(install);
+    } else if (choice === 'Show Output') {
+      this.output.show();
+    }
+  }
+
+  private async tellFailed(launch: ServerLaunch, msg: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(
+      `${EXTENSION_NAME}: the server did not start (${[launch.command, ...launch.args].join(' ')}): ${msg}`,
+      'Open Settings',
+      'Show Output',
+    );
+    if (choice === 'Open Settings') {
+      await openSettings('server');
+    } else if (choice === 'Show Output') {
+      this.output.show();
+    }
+  }
+
+  /** The command line last used, for Show Index Status. */
+  get launch(): ServerLaunch | undefined {
+    return this.lastLaunch;
+  }
+
+  dispose(): void {
+    if (this.restartTimer) {
+      clearTimeout(this.restartTimer);
+    }
+    void this.stop();
+    this.stateEmitter.dispose();
+  }
+}
+
+function quote(s: string): string {
+  return /[\s"']/.test(s) ? `"${s}"` : s;
+}

@@ -1,0 +1,88 @@
+/**
+ * The configuration the server reads (section "iterativeRetrieval" of docs/lsp.md), made from
+ * the extension's settings. Pure: no `vscode` import.
+ */
+
+export type IncludeTests = 'auto' | 'always' | 'never';
+
+/** The settings as the extension keeps them. */
+export interface ExtensionSettings {
+  serverCommand: string[];
+  pythonPath: string;
+  maxCycles: number;
+  budget: number;
+  exclude: string[];
+  include: string[];
+  includeTests: IncludeTests;
+  cacheDir: string;
+  historySize: number;
+  mcpEnabled: boolean;
+}
+
+/** What the server gets in `initializationOptions` and `workspace/configuration`. */
+export interface ServerConfig {
+  maxCycles: number;
+  budget: number;
+  exclude: string[];
+  include: string[];
+  /** null: tests count only when the task is about them. */
+  includeTests: boolean | null;
+  /** null: the server's default cache folder. */
+  cacheDir: string | null;
+}
+
+export const DEFAULTS: ExtensionSettings = {
+  serverCommand: [],
+  pythonPath: '',
+  maxCycles: 3,
+  budget: 8000,
+  exclude: [],
+  include: [],
+  includeTests: 'auto',
+  cacheDir: '',
+  historySize: 10,
+  mcpEnabled: true,
+};
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
+}
+
+function intIn(v: unknown, lo: number, hi: number, fallback: number): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi ? v : fallback;
+}
+
+/**
+ * Settings from a `get(key)` function (VS Code's WorkspaceConfiguration for the section), with
+ * each bad value replaced by its default instead of failing.
+ */
+export function readSettings(get: (key: string) => unknown): ExtensionSettings {
+  const tests = get('includeTests');
+  return {
+    serverCommand: strings(get('server.command')),
+    pythonPath: typeof get('server.pythonPath') === 'string' ? (get('server.pythonPath') as string).trim() : '',
+    maxCycles: intIn(get('maxCycles'), 1, 10, DEFAULTS.maxCycles),
+    budget: intIn(get('budget'), 200, 1_000_000, DEFAULTS.budget),
+    exclude: strings(get('exclude')),
+    include: strings(get('include')),
+    includeTests: tests === 'always' || tests === 'never' ? tests : 'auto',
+    cacheDir: typeof get('cacheDir') === 'string' ? (get('cacheDir') as string).trim() : '',
+    historySize: intIn(get('history.size'), 0, 50, DEFAULTS.historySize),
+    mcpEnabled: get('mcp.enabled') !== false,
+  };
+}
+
+/** The server's view of the settings. */
+export function toServerConfig(s: ExtensionSettings): ServerConfig {
+  return {
+    maxCycles: s.maxCycles,
+    budget: s.budget,
+    exclude: s.exclude,
+    include: s.include,
+    includeTests: s.includeTests === 'auto' ? null : s.includeTests === 'always',
+    cacheDir: s.cacheDir || null,
+  };
+}
+
+/** Settings whose change needs a new server process rather than a configuration update. */
+export const RESTART_KEYS = ['server.command', 'server.pythonPath', 'cacheDir'];
