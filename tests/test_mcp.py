@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -19,7 +18,7 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client, StdioServerParameters
 from mcp_types import ListRootsResult, Root
 
-from iterative_retrieval.mcp_server import Workspace, build_server
+from iterative_retrieval.mcp_server import Workspace, build_server, run
 
 from .conftest import EXAMPLES
 
@@ -256,25 +255,30 @@ def test_index_status_counts_files(mcp, workspace):
 # -- the root: --root, the client's roots, the current folder --------------------------------
 
 
-def test_bad_root_exits_with_a_clear_error(tmp_path):
-    p = subprocess.run(
-        [sys.executable, "-m", "iterative_retrieval", "mcp", "--root", str(tmp_path / "nope")],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
-    )
-    assert p.returncode == 2
-    assert "root does not exist" in p.stderr and p.stdout == ""
+def test_bad_root_is_a_clear_error_before_serving(tmp_path, capsys):
+    """`mcp --root` that does not exist: exit status 2 and one line on stderr, nothing served."""
+    assert run(str(tmp_path / "nope"), None) == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "root does not exist" in out.err
+    f = tmp_path / "file.txt"
+    f.write_text("x")
+    assert run(str(f), None) == 2
+    assert "not a folder" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_without_root_the_clients_first_file_root_is_used(workspace, tmp_path, mode):
     """No --root: the first file:// root the client lists (2026-07-28 and handshake paths)."""
+    project = tmp_path / "my project"  # a space: the URI carries %20
+    shutil.copytree(workspace / "src", project / "src")
+    project = project.resolve()
     asked = []
 
     async def list_roots(_ctx):
         asked.append(1)
         return ListRootsResult(roots=[
-            Root(uri="https://example.com/not-a-folder"),
-            Root(uri=workspace.as_uri(), name="auth-service"),
+            Root(uri=(tmp_path / "gone").as_uri()),  # not a folder (any more): skipped
+            Root(uri=project.as_uri(), name="my project"),
         ])
 
     ws = Workspace(None, str(tmp_path / "cache"), cwd=str(tmp_path))
@@ -284,7 +288,7 @@ async def test_without_root_the_clients_first_file_root_is_used(workspace, tmp_p
             async with Client(build_server(ws), mode=mode, list_roots_callback=list_roots) as c:
                 s = (await c.call_tool("index_status", {})).structured_content
                 assert s["root_source"] == "client roots"
-                assert s["roots"][0]["root"] == str(workspace)
+                assert s["roots"][0]["root"] == str(project)
                 r = await c.call_tool("explain_file", {"path": "src/auth/tokens.ts", "task": TASK})
                 assert r.structured_content["band"] == "high"
         assert asked == [1], "the roots are asked once, then kept"

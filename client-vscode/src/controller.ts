@@ -61,14 +61,14 @@ export class Controller {
   /** The retrieve arguments for a task, from the settings and the run's options. */
   private args(task: string, opts: RunOptions): RetrieveArgs {
     const s = getSettings();
-    const exclude = [...s.exclude, ...(opts.exclude ?? [])];
-    const include = [...s.include, ...(opts.include ?? [])];
+    // The server adds `exclude` to the configured excludes and lets `include` replace the
+    // configured includes; cycles and budget go along so a run never depends on config timing.
     return {
       task,
       maxCycles: opts.maxCycles ?? s.maxCycles,
       budget: s.budget,
-      ...(exclude.length ? { exclude } : {}),
-      ...(include.length ? { include } : {}),
+      ...(opts.exclude?.length ? { exclude: opts.exclude } : {}),
+      ...(opts.include?.length ? { include: opts.include } : {}),
     };
   }
 
@@ -177,7 +177,10 @@ export class Controller {
   }
 
   /** The absolute file of a result row. */
-  uriOf(path: string, root?: string): vscode.Uri | undefined {
+  uriOf(path: string, root?: string, uri?: string): vscode.Uri | undefined {
+    if (uri?.startsWith('file:')) {
+      return vscode.Uri.parse(uri);
+    }
     const roots = this.result?.roots.length ? this.result.roots : (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const abs = resolveResultPath(path, root, roots, (p) => fs.existsSync(p));
     return abs ? vscode.Uri.file(abs) : undefined;
@@ -189,7 +192,7 @@ export class Controller {
     if (!target) {
       return;
     }
-    const uri = this.uriOf(target.path, target.root);
+    const uri = this.uriOf(target.path, target.root, target.uri);
     if (!uri) {
       return;
     }
@@ -232,7 +235,7 @@ export class Controller {
     try {
       const s = parseStatus(await this.server.execute<unknown>(ServerCommands.status, {}));
       if (/error|fail/i.test(s.state)) {
-        this.statusBar.error(`Index: ${s.state}`);
+        this.statusBar.error(`Index: ${s.error ?? s.state}`);
       } else if (/index|build|refresh|start/i.test(s.state) && !/ready|idle|done/i.test(s.state)) {
         this.statusBar.indexing(s.indexed, s.total, `Index: ${s.state}`);
       } else {

@@ -26,8 +26,10 @@ export interface FileResult {
   /** The cycle that found it. */
   cycle: number;
   regions: Region[];
-  /** The absolute root the path is relative to, when the server says so (several roots). */
+  /** The absolute root the path is relative to (the language server adds it). */
   root?: string;
+  /** The file's `file://` URI (the language server adds it). */
+  uri?: string;
 }
 
 export interface TraceQuery {
@@ -63,8 +65,12 @@ export interface RetrieveArgs {
   task: string;
   maxCycles?: number;
   budget?: number;
+  maxFiles?: number;
+  /** Replaces the configured include globs for this request. */
   include?: string[];
+  /** Added to the configured exclude globs for this request. */
   exclude?: string[];
+  includeTests?: boolean | null;
   root?: string;
 }
 
@@ -76,6 +82,8 @@ export interface IndexStatus {
   total?: number;
   roots: string[];
   version?: string;
+  /** Why the index failed, when it did. */
+  error?: string;
   raw: Record<string, unknown>;
 }
 
@@ -152,6 +160,7 @@ export function parseStatus(value: unknown): IndexStatus {
     total: asNumber(counts.total) ?? pick('total'),
     roots,
     version: typeof raw.version === 'string' ? raw.version : undefined,
+    error: typeof raw.error === 'string' && raw.error ? raw.error : undefined,
     raw,
   };
 }

@@ -6,6 +6,7 @@
 
 import * as vscode from 'vscode';
 import {
+  type BaseLanguageClient,
   CancellationToken as LspCancellationToken,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
@@ -45,11 +46,14 @@ export class ServerManager implements vscode.Disposable {
   private _state: ServerState = 'stopped';
   private lastLaunch: ServerLaunch | undefined;
 
-  constructor(
-    readonly output: vscode.LogOutputChannel,
-    /** Features added to every new client (progress routing). */
-    private readonly features: () => StaticFeature[],
-  ) {}
+  /** Features added to every new client (progress routing). */
+  private featureFactory: (client: BaseLanguageClient) => StaticFeature[] = () => [];
+
+  constructor(readonly output: vscode.LogOutputChannel) {}
+
+  setFeatureFactory(factory: (client: BaseLanguageClient) => StaticFeature[]): void {
+    this.featureFactory = factory;
+  }
 
   get state(): ServerState {
     return this._state;
@@ -118,7 +122,7 @@ export class ServerManager implements vscode.Disposable {
       },
     };
     const client = new LanguageClient(CLIENT_ID, EXTENSION_NAME, serverOptions, clientOptions);
-    for (const f of this.features()) {
+    for (const f of this.featureFactory(client)) {
       client.registerFeature(f);
     }
     client.onDidChangeState((e) => {

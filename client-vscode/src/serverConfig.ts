@@ -11,6 +11,7 @@ export interface ExtensionSettings {
   pythonPath: string;
   maxCycles: number;
   budget: number;
+  maxFiles: number;
   exclude: string[];
   include: string[];
   includeTests: IncludeTests;
@@ -23,6 +24,7 @@ export interface ExtensionSettings {
 export interface ServerConfig {
   maxCycles: number;
   budget: number;
+  maxFiles: number;
   exclude: string[];
   include: string[];
   /** null: tests count only when the task is about them. */
@@ -36,6 +38,7 @@ export const DEFAULTS: ExtensionSettings = {
   pythonPath: '',
   maxCycles: 3,
   budget: 8000,
+  maxFiles: 15,
   exclude: [],
   include: [],
   includeTests: 'auto',
@@ -63,6 +66,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     pythonPath: typeof get('server.pythonPath') === 'string' ? (get('server.pythonPath') as string).trim() : '',
     maxCycles: intIn(get('maxCycles'), 1, 10, DEFAULTS.maxCycles),
     budget: intIn(get('budget'), 200, 1_000_000, DEFAULTS.budget),
+    maxFiles: intIn(get('maxFiles'), 1, 200, DEFAULTS.maxFiles),
     exclude: strings(get('exclude')),
     include: strings(get('include')),
     includeTests: tests === 'always' || tests === 'never' ? tests : 'auto',
@@ -77,6 +81,7 @@ export function toServerConfig(s: ExtensionSettings): ServerConfig {
   return {
     maxCycles: s.maxCycles,
     budget: s.budget,
+    maxFiles: s.maxFiles,
     exclude: s.exclude,
     include: s.include,
     includeTests: s.includeTests === 'auto' ? null : s.includeTests === 'always',
@@ -86,3 +91,14 @@ export function toServerConfig(s: ExtensionSettings): ServerConfig {
 
 /** Settings whose change needs a new server process rather than a configuration update. */
 export const RESTART_KEYS = ['server.command', 'server.pythonPath', 'cacheDir'];
+
+/**
+ * The MCP server's command from a `server.command` setting: the same program with `mcp` in
+ * place of a trailing `serve` (undefined when the setting has no such shape).
+ */
+export function mcpFromServerCommand(serverCommand: readonly string[]): string[] | undefined {
+  if (serverCommand.length >= 2 && serverCommand[serverCommand.length - 1] === 'serve') {
+    return [...serverCommand.slice(0, -1), 'mcp'];
+  }
+  return undefined;
+}

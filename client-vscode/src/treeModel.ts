@@ -32,6 +32,7 @@ export interface Icon {
 export interface Target {
   path: string;
   root?: string;
+  uri?: string;
   startLine?: number;
   endLine?: number;
 }
@@ -142,7 +143,7 @@ export function fileNode(file: FileResult, rank: number): Node {
     tooltip: `#${rank} · ` + fileTooltip(file),
     icon: bandIcon(file.band),
     collapse: file.regions.length ? 'collapsed' : 'none',
-    target: { path: file.path, root: file.root, startLine: first?.start_line, endLine: first?.start_line },
+    target: { path: file.path, root: file.root, uri: file.uri, startLine: first?.start_line, endLine: first?.start_line },
     file,
     children: file.regions.map((r, i) => ({
       id: `${key}:${r.start_line}-${r.end_line}:${i}`,
@@ -153,7 +154,7 @@ export function fileNode(file: FileResult, rank: number): Node {
       icon: { id: 'symbol-snippet' },
       collapse: 'none' as Collapse,
       children: [],
-      target: { path: file.path, root: file.root, startLine: r.start_line, endLine: r.end_line },
+      target: { path: file.path, root: file.root, uri: file.uri, startLine: r.start_line, endLine: r.end_line },
       file,
       regionIndex: i,
     })),

@@ -38,6 +38,14 @@ class SearchCache:
             self.terms[term] = hits
         return hits
 
+    def search_all(self, index: Index, terms: tuple[str, ...]) -> dict[int, float]:
+        """Files containing every term, scored by the sum of the terms' BM25."""
+        hits = [self.search(index, t) for t in terms]
+        if not hits:
+            return {}
+        common = set(hits[0]).intersection(*hits[1:])
+        return {fid: sum(h[fid] for h in hits) / len(hits) for fid in common}
+
     def all_files(self, index: Index) -> dict[int, FileRow]:
         if self.files is None:
             self.files = {f.id: f for f in index.all_files()}
@@ -51,7 +59,8 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     if not terms:
         return {}
     if concept.kind == "quoted":
-        return cache.search(index, " ".join(terms))
+        # the body keeps term counts, not order: a message matches where all its words occur
+        return cache.search_all(index, terms)
     if len(terms) == 1:
         return cache.search(index, terms[0])
     whole, parts = terms[-1], terms[:-1]

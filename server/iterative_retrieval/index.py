@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import multiprocessing
 import os
 import re
 import sqlite3
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -22,12 +24,12 @@ from pathlib import Path
 from .config import default_cache_dir
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
-from .tokenize import identifier_terms, path_terms, stem, text_terms
+from .tokenize import identifier_terms, path_terms, stem, term_counts
 from .workspace import Scope, WorkspaceFile
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
@@ -137,9 +139,17 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
         lines=text.count("\n") + 1, skipped=None,
         path_text=" ".join(stem(t) for t in path_terms(rel)),
         symbol_text=" ".join(stem(t) for t in sym_terms),
-        body_text=" ".join(stem(t) for t in text_terms(text)),
+        body_text=_body_text(term_counts(text)),
         outline=outline,
     )
+
+
+TF_CAP = 6
+"""Repetitions of one term stored per file: BM25 saturates long before, and it keeps the index small."""
+
+
+def _body_text(counts: Counter[str]) -> str:
+    return " ".join(" ".join((t,) * min(n, TF_CAP)) for t, n in counts.items())
 
 
 def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
@@ -330,7 +340,9 @@ class Index:
         chunks = [todo[i : i + 64] for i in range(0, len(todo), 64)]
         workers = min(os.cpu_count() or 2, 8)
         try:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            # forkserver: forking a process that runs threads (the language server) can deadlock
+            ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
                 for result in pool.map(_read_batch, chunks):
                     yield from result
         except (OSError, RuntimeError) as exc:  # no processes allowed here: do it inline

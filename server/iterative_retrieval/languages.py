@@ -4,9 +4,10 @@ The indexer calls `extract_outline` on every file of a repository, so this modul
 precision for speed and robustness: no third-party parsers, only per-language regex tables applied
 to the first few hundred characters of each line, plus one linear scan that tracks brace (or, for
 Ruby, `def`/`end` keyword) depth to find where a definition ends. Strings and comments are blanked
-first so their braces and commented-out code do not count. Every pattern is anchored and free of
-nested quantifiers, long lines are skipped, and any failure degrades to a partial or empty
-`Outline`; nothing here raises.
+first so their braces and commented-out code do not count. Patterns are anchored and only look at
+the start of a line, strings match with possessive loops, overlong lines are skipped, so the cost
+stays linear in the file size; any failure degrades to a partial or empty `Outline`, nothing here
+raises.
 
 Conventions:
 - Lines are 1-based and split on "\\n" (CRLF counts as one break).
@@ -36,7 +37,7 @@ MAX_TEXT = 16 * 1024 * 1024
 """Bytes of text looked at; the rest of a larger file is ignored."""
 MAX_LINE = 5000
 """Longer lines are minified code or data: blanked so they cost nothing and match nothing."""
-MAX_TOKENS = 400_000
+MAX_TOKENS = 200_000
 """Strings and comments the cleaner rewrites before it gives up and scans the raw text."""
 MATCH_WIDTH = 300
 """Definition patterns only look at this many characters of a line (bounds regex work)."""
@@ -115,6 +116,10 @@ def language_for(path: str) -> str | None:
 _C_LINE = r"//[^\n]*"
 _C_BLOCK = r"/\*[\s\S]*?(?:\*/|\Z)"
 _JS_BLOCK = r"/\*(?<!\\/\*)[\s\S]*?(?:\*/|\Z)"  # not the `\/*` of a regex literal
+# A JS regex literal: `/` right after an operator or opening punctuation (or `return `), so its
+# braces and quotes are not code; division follows a name or `)` and is left alone.
+_JS_REGEX = (r"/(?:(?<=[(,=:\[!&|?{};>]/)|(?<=[(,=:\[!&|?{};>] /)|(?<=return /))(?![/*])"
+             r"(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*+\])++/")
 _HASH = r"#[^\n]*"
 _SH_HASH = r"#(?<![^\s;|&()]#)[^\n]*"  # `#` starts a comment only at the start of a word
 _PHP_HASH = r"#(?!\[)[^\n]*"  # `#[Attr]` is an attribute
@@ -545,7 +550,8 @@ def _use_tree(text: str, sep: str) -> list[str]:
     def join(prefix: str, part: str) -> str:
         if not prefix:
             return part
-        return prefix + part if prefix.endswith(sep) or part.startswith(sep) else prefix + sep + part
+        glued = prefix.endswith(sep) or part.startswith(sep)
+        return prefix + part if glued else prefix + sep + part
 
     def walk(pos: int, prefix: str, level: int) -> int:
         while pos < len(text):
@@ -619,9 +625,9 @@ def _line_imports(rx: re.Pattern[str], needle: str, group: int = 1, raw_text: bo
         src = raw if raw_text else clean
         out = []
         for i, line in enumerate(src):
-            if needle in line and _live(clean, i):
+            if needle in line:
                 m = rx.match(line[:1000])
-                if m and m.group(group) != "var":
+                if m and m.group(group) != "var" and _live(clean, i):
                     out.append(m.group(group))
         return out
 
@@ -689,7 +695,8 @@ def _generic_imports(raw: list[str], clean: list[str]) -> list[str]:
 # --------------------------------------------------------------------------------------------
 # Language table.
 
-_JS = _Spec(_cleaner(_JS_BLOCK, _C_LINE, _BT, _DQ, _SQ), _JS_RULES, _js_imports, ("@",))
+_JS = _Spec(_cleaner(_JS_BLOCK, _C_LINE, _JS_REGEX, _BT, _DQ, _SQ), _JS_RULES, _js_imports,
+            ("@",))
 _C = _Spec(_cleaner(_C_BLOCK, _C_LINE, _DQ, _CHAR, _CPP_RAW), _C_RULES,
            _line_imports(_C_INCLUDE, "#", raw_text=True), ("template",), hook=_c_function)
 _SPECS: dict[str, _Spec | str] = {
@@ -707,8 +714,8 @@ _SPECS: dict[str, _Spec | str] = {
                    ("@",)),
     "rust": _Spec(_cleaner(_C_BLOCK, _C_LINE, _CHAR, _DQ_ML, _RUST_RAW), _RUST_RULES,
                   _rust_imports, ("#[",)),
-    "csharp": _Spec(_cleaner(_C_BLOCK, _C_LINE, _TDQ, _CS_VERBATIM, _CS_VERBATIM2, _DQ, _CHAR), _CSHARP_RULES,
-                    _line_imports(_CS_IMP, "using"), ("[",)),
+    "csharp": _Spec(_cleaner(_C_BLOCK, _C_LINE, _TDQ, _CS_VERBATIM, _CS_VERBATIM2, _DQ, _CHAR),
+                    _CSHARP_RULES, _line_imports(_CS_IMP, "using"), ("[",)),
     "php": _Spec(_cleaner(_C_BLOCK, _C_LINE, _PHP_HASH, _DQ, _SQ), _PHP_RULES, _php_imports,
                  ("#[",)),
     "ruby": _Spec(_cleaner(_RB_BEGIN, _HASH, _DQ, _SQ, flags=re.M), _RUBY_RULES,
@@ -735,6 +742,8 @@ _ASCII_BRACKET = str.maketrans(
 def _only(cleaned: str, table: dict[int, None], rx: re.Pattern[str]) -> list[str]:
     """Per line, just the bracket characters in `table`/`rx`, in order (translate is fastest)."""
     return (cleaned.translate(table) if cleaned.isascii() else rx.sub("", cleaned)).split("\n")
+
+
 _EV_STEP = {"{": 1, "}": -1}
 _CONT_END = (",", "(", "[", "=", "=>", "->", "+", "-", "*", "/", "%", "|", "&", ":", ".", "\\",
              "<", "where")
@@ -747,12 +756,15 @@ _RB_EVENTS = re.compile(
     r"|(?<![.:\w@$])(?P<d>do)\b(?![?!:])"
     r"|(?<![.:\w@$])(?P<c>end)\b(?![?!:])"
 )
+_RB_HINT = re.compile(r"end|do|if|unless|while|until|case|begin|class|module|def|for")
 _RB_ENDLESS_DEF = re.compile(r"\s*(?:(?:private|protected|public)\s+)?def\s+[\w.?!]+"
                              r"(?:\([^)]*\))?\s*=(?!=)")
 
 
 def _ruby_events(line: str) -> list[str]:
     """Ruby block openers and `end`s of a line as virtual braces, in order."""
+    if not _RB_HINT.search(line):
+        return []
     evs = []
     loop = False
     for m in _RB_EVENTS.finditer(line):
@@ -789,8 +801,9 @@ def _annotated_start(clean: list[str], i: int, prefixes: tuple[str, ...]) -> int
     j = i
     while prefixes and j > 0 and i - j < 20:
         t = clean[j - 1].strip()
-        if not t or not t.startswith(prefixes) or (t[0] == "[" and not t.endswith("]")):
-            break
+        if (not t or not t.startswith(prefixes) or t.endswith((";", "{", "}"))
+                or (t[0] == "[" and not t.endswith("]"))):
+            break  # not an annotation line (or an annotated field/statement)
         j -= 1
     return j
 
@@ -803,6 +816,7 @@ def _last_code(clean: list[str], start: int, j: int) -> int:
 
 
 def _set_end(syms: list[list], tag: list, line: int) -> None:
+    """End the tag's symbol on `line` unless a closing brace already did."""
     if tag[1] >= 0 and syms[tag[1]][3] is None:
         syms[tag[1]][3] = line
 
@@ -850,88 +864,162 @@ def _tidy(name: str) -> str:
     return name
 
 
+class _Blocks:
+    """The open blocks of a brace scan.
+
+    Each entry is None or the tag [body, symbol index, name, header indent] of the definition
+    whose body it is; `funcs` holds the stack positions of open function bodies (whose insides
+    are not outlined) and `classes` counts open class-like bodies.
+    """
+
+    __slots__ = ("stack", "funcs", "classes", "syms")
+
+    def __init__(self, syms: list[list]) -> None:
+        self.stack: list[list | None] = []
+        self.funcs: list[int] = []
+        self.classes = 0
+        self.syms = syms
+
+    def push(self, tag: list | None) -> None:
+        self.stack.append(tag)
+        if tag is not None:
+            if tag[0] == "func":
+                self.funcs.append(len(self.stack) - 1)
+            elif tag[0] == "class":
+                self.classes += 1
+
+    def pop(self, line: int) -> list | None:
+        """Close the innermost block on `line`; a stray closing brace is ignored."""
+        if not self.stack:
+            return None
+        tag = self.stack.pop()
+        if tag is not None:
+            self._closed(tag, line)
+        return tag
+
+    def truncate(self, pos: int, line: int) -> None:
+        """Close every block from stack position `pos` inward, ending them on `line`."""
+        for tag in reversed(self.stack[pos:]):
+            if tag is not None:
+                self._closed(tag, line)
+        del self.stack[pos:]
+
+    def bulk(self, evs: str | list[str], line: int) -> None:
+        """Apply many braces at once (minified or generated lines), without tagging."""
+        low = min(accumulate(map(_EV_STEP.__getitem__, evs), initial=0))
+        self.truncate(max(0, len(self.stack) + low), line)
+        self.stack.extend([None] * (evs.count("{") - evs.count("}") - low))
+
+    def _closed(self, tag: list, line: int) -> None:
+        if tag[0] == "func":
+            self.funcs.pop()
+        elif tag[0] == "class":
+            self.classes -= 1
+        if tag[1] >= 0:
+            self.syms[tag[1]][3] = line
+
+
+_GROUP = object()  # marks a Go `const (` / `var (` / `type (` group in `_detect` results
+
+
 def _outline_structured(spec: _Spec, clean: list[str], braces: list[str],
                         syms: list[list]) -> None:
     """Definitions of a brace (or Ruby) file into `syms` as [name, kind, start, end, depth].
 
-    The stack holds one entry per open block: None, or the tag [body, symbol index, name] of the
-    definition that opened it. A definition waits as `pend` until its body brace opens, or its
-    header ends (`;`, balanced brackets and no continuation), or MAX_HEADER lines pass.
+    A definition waits as `pend` until its body brace opens (the brace is tagged with it), or
+    its header ends (`;`, balanced brackets and no continuation), or MAX_HEADER lines pass.
     """
-    stack: list[list | None] = []
-    fdepth = cdepth = 0
+    blocks = _Blocks(syms)
     pend: list | None = None  # [tag, start, base depth, bracket depth, closed on this line]
-    block: list | None = None  # Go group: [kind, paren depth]
+    group: list | None = None  # Go group: [kind, paren depth, brace depth]
     for i, line in enumerate(clean):
         s = line.lstrip()
         if s and s[0] != "\x01":
+            if blocks.funcs and s[0] not in "})]":
+                _resync(spec, blocks, s, line, clean, i)
             hit = None
-            start = i
-            if block is not None:
-                if block[1] == 1 and s[0] != ")":
-                    hit = _go_block_item(block[0], s)
-            elif fdepth == 0 and len(syms) < MAX_SYMBOLS:
-                top = stack[-1] if stack else None
-                member = top is not None and top[0] == "class"
-                owner = top[2] if member else None
-                ws = s if len(s) <= MATCH_WIDTH else s[:MATCH_WIDTH]
-                found = _match_rule(spec, ws, member, owner, cdepth)
-                if found is not None:
-                    rule, name, kb = found
-                    if rule.block:
-                        block = [{"const": "constant", "var": "variable"}.get(kb, "type"), 0]
-                    elif not (rule.col0 and len(s) != len(line)):
-                        hit = (name, kb[0], kb[1])
-                elif spec.hook is not None:
-                    h = spec.hook(ws, clean, i, member, owner)
-                    if h is not None:
-                        hit = (h[0], h[1], "func")
-                        start = h[2]
+            if group is not None:
+                if group[1] == 1 and len(blocks.stack) == group[2] and s[0] != ")":
+                    hit = _go_group_item(group[0], s, i)
+            elif not blocks.funcs and len(syms) < MAX_SYMBOLS:
+                top = blocks.stack[-1] if blocks.stack else None
+                hit = _detect(spec, s, line, clean, i, top, blocks.classes)
+                if hit is not None and hit[0] is _GROUP:
+                    group, hit = [hit[1], 0, len(blocks.stack)], None
             if hit is not None:
-                name, kind, body = hit
-                if pend is not None:
-                    _set_end(syms, pend[0], _last_code(clean, pend[1], i - 1))
-                idx = -1
-                if kind is not None and name and len(syms) < MAX_SYMBOLS:
-                    idx = len(syms)
-                    first = _annotated_start(clean, start, spec.annotations)
-                    syms.append([name, kind, first, None, len(stack)])
-                pend = [[body, idx, name], start, len(stack), 0, False]
-        # Braces (virtual ones for Ruby), in order.
+                pend = _begin(spec, hit, pend, clean, i, blocks)
         evs = (_ruby_events(line) if s else ()) if spec.ruby else braces[i]
-        if len(evs) > 64:  # minified or generated: bulk update, no tagging
-            low = min(accumulate(map(_EV_STEP.__getitem__, evs), initial=0))
-            pops = min(-low, len(stack))
-            for tag in stack[len(stack) - pops:]:
-                if tag is not None:
-                    _set_end(syms, tag, i)
-                    fdepth -= tag[0] == "func"
-                    cdepth -= tag[0] == "class"
-            del stack[len(stack) - pops:]
-            stack.extend([None] * (evs.count("{") - evs.count("}") - low))
+        if len(evs) > 64:
+            blocks.bulk(evs, i)
         else:
             for ev in evs:
                 if ev == "{":
-                    tag = pend[0] if pend is not None and len(stack) == pend[2] else None
-                    stack.append(tag)
-                    if tag is not None:
-                        fdepth += tag[0] == "func"
-                        cdepth += tag[0] == "class"
-                elif stack:
-                    tag = stack.pop()
-                    if tag is not None:
-                        fdepth -= tag[0] == "func"
-                        cdepth -= tag[0] == "class"
-                        if tag[1] >= 0:
-                            syms[tag[1]][3] = i
-                        if pend is not None and tag is pend[0]:
-                            pend[4] = True
+                    opens = pend is not None and len(blocks.stack) == pend[2]
+                    blocks.push(pend[0] if opens else None)
+                else:
+                    tag = blocks.pop(i)
+                    if tag is not None and pend is not None and tag is pend[0]:
+                        pend[4] = True  # a body opened and closed on this line
         if pend is not None:
-            pend = _settle(pend, stack, clean, i, syms, spec.bodyless_fallback)
-        if block is not None:
-            block[1] += line.count("(") - line.count(")")
-            if block[1] <= 0:
-                block = None
+            pend = _settle(pend, blocks.stack, clean, i, syms, spec.bodyless_fallback)
+        if group is not None:
+            group[1] += line.count("(") - line.count(")")
+            if group[1] <= 0:
+                group = None
+
+
+def _detect(spec: _Spec, s: str, line: str, clean: list[str], i: int, top: list | None,
+            classes: int):
+    """(name, kind, body, start line) of a definition starting on line i, (_GROUP, kind), or
+    None; `top` is the tag of the innermost open block."""
+    member = top is not None and top[0] == "class"
+    owner = top[2] if member else None
+    ws = s[:MATCH_WIDTH]
+    found = _match_rule(spec, ws, member, owner, classes)
+    if found is not None:
+        rule, name, kb = found
+        if rule.block:
+            return _GROUP, {"const": "constant", "var": "variable"}.get(kb, "type")
+        if rule.col0 and len(s) != len(line):
+            return None
+        return name, kb[0], kb[1], i
+    if spec.hook is not None:
+        h = spec.hook(ws, clean, i, member, owner)
+        if h is not None:
+            return h[0], h[1], "func", h[2]
+    return None
+
+
+def _resync(spec: _Spec, blocks: _Blocks, s: str, line: str, clean: list[str], i: int) -> None:
+    """Close function bodies whose closing brace was lost (a regex literal, an apostrophe in
+    JSX text, `#if` branches): a function or class indented no deeper than the enclosing
+    function's header cannot be inside it."""
+    indent = len(line) - len(s)
+    while blocks.funcs:
+        pos = blocks.funcs[-1]
+        if indent > blocks.stack[pos][3]:
+            return
+        top = blocks.stack[pos - 1] if pos > 0 else None
+        hit = _detect(spec, s, line, clean, i, top, blocks.classes)
+        if hit is None or hit[0] is _GROUP or hit[2] not in ("func", "class"):
+            return
+        blocks.truncate(pos, _last_code(clean, 0, i - 1))
+
+
+def _begin(spec: _Spec, hit: tuple, pend: list | None, clean: list[str], i: int,
+           blocks: _Blocks) -> list:
+    """Record a definition (unless it is a bare container like `impl`) and make it pending."""
+    name, kind, body, start = hit
+    syms = blocks.syms
+    if pend is not None:
+        _set_end(syms, pend[0], _last_code(clean, pend[1], i - 1))
+    idx = -1
+    if kind is not None and name and len(syms) < MAX_SYMBOLS:
+        idx = len(syms)
+        syms.append([name, kind, _annotated_start(clean, start, spec.annotations), None,
+                     len(blocks.stack)])
+    indent = len(clean[i]) - len(clean[i].lstrip())
+    return [[body, idx, name, indent], start, len(blocks.stack), 0, False]
 
 
 def _settle(pend: list, stack: list, clean: list[str], i: int, syms: list[list],
@@ -960,14 +1048,14 @@ _GO_ITEM_RX = re.compile(r"(?P<n>[^\W\d]\w*)(?:\s*,\s*[^\W\d]\w*)*"
                          r"(?:\s*(?:\[[^\]]*\])?\s+(?P<k>struct|interface)\b)?")
 
 
-def _go_block_item(kind: str, s: str):
+def _go_group_item(kind: str, s: str, i: int):
     """A name declared inside a Go `const (`, `var (` or `type (` group."""
     m = _GO_ITEM_RX.match(s)
     if m is None or m.group("n") == "_":
         return None
     if kind == "type" and m.group("k"):
         kind = m.group("k")
-    return m.group("n"), kind, None
+    return m.group("n"), kind, None, i
 
 
 # --------------------------------------------------------------------------------------------
@@ -1175,12 +1263,14 @@ def _prepare(text: str) -> tuple[str, list[str]]:
 
 def _finish(syms: list[list], imports: list[str], lines: list[str]) -> Outline:
     """Symbols with every end resolved (bounded fallback) and deduplicated, capped imports."""
+    syms = syms[:MAX_SYMBOLS]
     n = len(lines)
+    following = _next_outer(syms) if any(s[3] is None for s in syms) else []
     out = []
-    for k, (name, kind, start, end, depth) in enumerate(syms[:MAX_SYMBOLS]):
+    for k, (name, kind, start, end, _depth) in enumerate(syms):
         try:
             if end is None:
-                end = _fallback_end(syms, k, lines)
+                end = _fallback_end(syms, k, following[k], lines)
             start = max(0, min(start, n - 1))
             end = max(start, min(end, n - 1))
             out.append(Symbol(str(name), str(kind), start + 1, end + 1))
@@ -1190,15 +1280,26 @@ def _finish(syms: list[list], imports: list[str], lines: list[str]) -> Outline:
     return Outline(symbols=tuple(out), imports=tuple(list(seen)[:MAX_IMPORTS]))
 
 
-def _fallback_end(syms: list[list], k: int, lines: list[str]) -> int:
+def _next_outer(syms: list[list]) -> list[int | None]:
+    """For each symbol, the index of the next one at the same or an outer depth (one pass)."""
+    following: list[int | None] = [None] * len(syms)
+    waiting: list[int] = []
+    for k in range(len(syms) - 1, -1, -1):
+        depth = syms[k][4]
+        while waiting and syms[waiting[-1]][4] > depth:
+            waiting.pop()
+        following[k] = waiting[-1] if waiting else None
+        waiting.append(k)
+    return following
+
+
+def _fallback_end(syms: list[list], k: int, nxt: int | None, lines: list[str]) -> int:
     """End of an unterminated definition: before the next one at its depth, at most
     FALLBACK_SPAN lines, trailing blank lines dropped."""
-    start, depth = syms[k][2], syms[k][4]
+    start = syms[k][2]
     end = min(len(lines) - 1, start + FALLBACK_SPAN)
-    for other in syms[k + 1:k + 200]:
-        if other[2] > start and other[4] <= depth:
-            end = min(end, other[2] - 1)
-            break
+    if nxt is not None and syms[nxt][2] > start:
+        end = min(end, syms[nxt][2] - 1)
     while end > start and not lines[end].strip():
         end -= 1
     return max(start, end)

@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
-from urllib.parse import unquote, urlparse
+from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 import anyio
@@ -51,9 +51,9 @@ log = logging.getLogger(__name__)
 SERVER_NAME = "iterative-retrieval"
 EXPLAIN_MAX_FILES = 200
 """explain_file runs the loop with this many result files, then looks the file up among them."""
-ROOTS_TIMEOUT_SECONDS = 10.0
 
 T = TypeVar("T")
+RootSource = Literal["--root", "client roots", "current folder"]
 
 INSTRUCTIONS = """\
 Finds the files and code regions a coding task needs in this workspace, offline.
@@ -169,7 +169,7 @@ class RootStatusOut(_Open):
 
 class StatusOut(_Open):
     roots: list[RootStatusOut]
-    root_source: Literal["--root", "client roots", "current folder"]
+    root_source: RootSource
     version: str
 
 
@@ -183,7 +183,7 @@ class Workspace:
         self.cache_dir = cache_dir
         self.cwd = cwd or os.getcwd()
         self.engine: Engine | None = None
-        self.root_source: Literal["--root", "client roots", "current folder"] = "--root"
+        self.root_source: RootSource = "--root"
         self._settle = threading.Lock()
         self.work_lock = threading.Lock()
         """One engine call at a time (retrievals write the index)."""
@@ -192,7 +192,7 @@ class Workspace:
         if root is not None:
             self.engine = self._build(root, "--root")
 
-    def _build(self, root: str, source: Literal["--root", "client roots", "current folder"]) -> Engine:
+    def _build(self, root: str, source: RootSource) -> Engine:
         engine = Engine([root], Settings(cache_dir=self.cache_dir))
         self.root_source = source
         return engine
@@ -297,7 +297,7 @@ def _first_file_root(result: ListRootsResult | None) -> str | None:
         parsed = urlparse(uri)
         if parsed.scheme != "file":
             continue
-        path = url2pathname(unquote(parsed.path))
+        path = url2pathname(parsed.path)  # decodes %xx itself
         if parsed.netloc and parsed.netloc != "localhost":
             path = f"//{parsed.netloc}{path}"  # UNC share
         if os.path.isdir(path):
@@ -333,7 +333,7 @@ def _relative_path(engine: Engine, path: str) -> tuple[Path, str]:
     if not raw:
         raise ToolError("path is empty: give a file path relative to the workspace root")
     if raw.startswith("file://"):
-        raw = url2pathname(unquote(urlparse(raw).path))
+        raw = url2pathname(urlparse(raw).path)
     root = engine.roots[0]
     ab = os.path.abspath(raw if os.path.isabs(raw) else os.path.join(root, raw))
     hit = engine.root_of(ab)

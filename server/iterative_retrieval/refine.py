@@ -22,7 +22,7 @@ from .index import Index
 from .models import Concept, Evaluation, Query
 from .query import STOP_WORDS, TASK_VERBS
 from .synonyms import synonyms
-from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem, text_terms
+from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem, term_counts
 
 HIGH = 0.7
 """The pattern's threshold for a file that counts as good context (stop rule)."""
@@ -153,7 +153,7 @@ def _feedback(
             text = read_text(ev.path)
             if not text:
                 continue
-            counts = cache.counts[ev.path] = Counter(stem(t) for t in text_terms(text[:200_000]))
+            counts = cache.counts[ev.path] = term_counts(text)
         counts = Counter(counts)
         total = sum(counts.values()) or 1
         for sym in ev.symbols:

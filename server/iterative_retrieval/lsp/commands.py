@@ -241,6 +241,7 @@ async def _status(ls: RetrievalServer, args: tuple[Any, ...]) -> dict[str, Any]:
         "settings": settings_to_wire(asdict(ls.settings)),
     }
     if ls.host.engine is not None:
+        await ls.host.flush_updates()  # counts include every edit and file event sent before
         try:
             st = await ls.host.run(lambda e: e.status())
         except NoWorkspace:

@@ -46,6 +46,17 @@ class RetrievalProtocol(LanguageServerProtocol):
         WORK_DONE_TOKEN.set(params.work_done_token)
         return (yield from super().lsp_workspace__execute_command(params))
 
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args):
+        if not self._server.over_tcp:
+            return (yield from super().lsp_exit(*args))
+        # Over TCP pygls's exit raises SystemExit inside the connection callback, where asyncio
+        # only logs it. Closing the connection ends the session and then the listener instead.
+        self._server.stop_everything()
+        if self.writer is not None:
+            self.writer.close()
+        return None
+
     def _handle_cancel_notification(self, msg_id):
         if msg_id in self._request_futures:
             self._server.cancel_request(msg_id)
@@ -64,6 +75,8 @@ class RetrievalServer(LanguageServer):
         """Settings from `initializationOptions`."""
         self.client_config: dict[str, Any] = {}
         """Settings from `workspace/configuration` or `didChangeConfiguration` (they win)."""
+        self.config_version = 0
+        """Bumped by every push or pull, so that a slow pull never undoes a newer push."""
         self.settings = Settings()
         self.index_state = "starting"
         """starting, indexing, ready, error or no-workspace."""
@@ -72,6 +85,7 @@ class RetrievalServer(LanguageServer):
         self.watching_files = False
         """True once `workspace/didChangeWatchedFiles` is registered with the client."""
         self.stopping = threading.Event()
+        self.over_tcp = False
         self._cancel_flags: dict[Any, threading.Event] = {}
         self._index_lock = asyncio.Lock()
         self._queued_refresh: asyncio.Task | None = None
@@ -308,6 +322,7 @@ def _register_lifecycle(server: RetrievalServer) -> None:
             SECTION in settings or (settings and set(settings) <= set(SETTING_NAMES))
         )
         if pushed:
+            ls.config_version += 1
             ls.client_config = ls.take_config(settings, "didChangeConfiguration")
             ls.apply_settings()
         else:  # the pull model: the notification only says "ask again"
@@ -340,6 +355,7 @@ async def pull_configuration(ls: RetrievalServer) -> None:
     caps = ls.client_capabilities.workspace
     if not (caps and caps.configuration):
         return
+    version = ls.config_version = ls.config_version + 1
     try:
         items = await ls.workspace_configuration_async(types.ConfigurationParams(
             items=[types.ConfigurationItem(section=SECTION)]
@@ -347,6 +363,8 @@ async def pull_configuration(ls: RetrievalServer) -> None:
     except Exception as exc:
         ls.log_client(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
         return
+    if version != ls.config_version:
+        return  # newer settings arrived while we waited: they win
     raw = items[0] if items else None
     ls.client_config = ls.take_config(raw, "workspace/configuration") if raw is not None else {}
     ls.apply_settings()
@@ -405,6 +423,7 @@ def run(tcp: str | None = None) -> int:
     try:
         if address:
             log.info("listening on %s:%d", *address)
+            server.over_tcp = True
             server.start_tcp(*address)
         else:
             server.start_io()

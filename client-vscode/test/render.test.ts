@@ -1,0 +1,90 @@
+/** Rendering without VS Code: bars, labels, tooltips and the Markdown handed to a chat. */
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { normalizeResult, type RetrievalResult } from '../src/protocol';
+import {
+  codeBlock,
+  fenceLanguage,
+  fileTooltip,
+  oneLine,
+  regionHeadline,
+  regionLabel,
+  relevanceBar,
+  renderMarkdown,
+  renderRegion,
+  resultSummary,
+  tableCell,
+} from '../src/render';
+
+const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
+const result = normalizeResult(JSON.parse(readFileSync(path.join(FIXTURES, 'auth-result.json'), 'utf8')) as RetrievalResult);
+
+test('relevance bar fills in proportion and clamps out-of-range values', () => {
+  assert.equal(relevanceBar(0), '▱▱▱▱▱');
+  assert.equal(relevanceBar(1), '▰▰▰▰▰');
+  assert.equal(relevanceBar(0.56), '▰▰▰▱▱');
+  assert.equal(relevanceBar(0.96, 10), '▰▰▰▰▰▰▰▰▰▰');
+  assert.equal(relevanceBar(2), '▰▰▰▰▰');
+  assert.equal(relevanceBar(-1), '▱▱▱▱▱');
+  assert.equal(relevanceBar(Number.NaN), '▱▱▱▱▱');
+});
+
+test('region labels say "line" for one line and use an en dash for ranges', () => {
+  assert.equal(regionLabel({ start_line: 7, end_line: 7 }), 'line 7');
+  assert.equal(regionLabel({ start_line: 12, end_line: 30 }), 'lines 12–30');
+});
+
+test('the region headline skips blanks, braces and bare comment starts', () => {
+  assert.equal(regionHeadline('\n  /**\n   * Refreshes the token.\n   */\nfunction x() {}'), '* Refreshes the token.');
+  assert.equal(regionHeadline('}\n\nexport function issueAccessToken(subject: TokenSubject): IssuedToken {'), 'export function issueAccessToken(subject: TokenSubject): IssuedToken {');
+  assert.equal(regionHeadline('\n \n'), '');
+});
+
+test('oneLine collapses whitespace and cuts with an ellipsis', () => {
+  assert.equal(oneLine('a\n  b\tc'), 'a b c');
+  assert.equal(oneLine('abcdef', 4), 'abc…');
+});
+
+test('fence language follows the extension, and fences outgrow backticks in the text', () => {
+  assert.equal(fenceLanguage('src/auth/tokens.ts'), 'typescript');
+  assert.equal(fenceLanguage('Makefile'), '');
+  assert.equal(fenceLanguage('.env'), '');
+  assert.equal(codeBlock('a.md', 'x ``` y'), '````markdown\nx ``` y\n````');
+  assert.equal(codeBlock('a.py', '1\n2\n3', 2), '```python\n1\n2\n…\n```');
+});
+
+test('table cells escape pipes and newlines', () => {
+  assert.equal(tableCell('a | b\nc'), 'a \\| b c');
+});
+
+test('the Markdown context is the same as the server renders (render.py to_markdown)', () => {
+  const expected = readFileSync(path.join(FIXTURES, 'auth-result.md'), 'utf8');
+  assert.equal(renderMarkdown(result), expected);
+});
+
+test('an empty result renders as "no relevant files"', () => {
+  const md = renderMarkdown({ ...result, files: [] });
+  assert.match(md, /^## Context for: Fix the authentication token expiry bug\n\n_No relevant files found._$/);
+});
+
+test('a file tooltip has the path, relevance, band, reason, missing symbols and regions', () => {
+  const f = { ...result.files[0], missing: ['JwtClaims'] };
+  const tip = fileTooltip(f);
+  assert.match(tip, /^\*\*src\/auth\/tokens\.ts\*\*/);
+  assert.match(tip, /Relevance \*\*0\.96\*\* \(high\)/);
+  assert.match(tip, /has `issueRefreshToken`/);
+  assert.match(tip, /Uses, defined elsewhere: `JwtClaims`/);
+  assert.match(tip, /Regions: 1–19, 21–25/);
+});
+
+test('copying one region gives its place and a fenced block', () => {
+  const f = result.files[0];
+  assert.equal(renderRegion(f, f.regions[1]), '`src/auth/tokens.ts` lines 21–25:\n```typescript\n' + f.regions[1].text + '\n```\n');
+});
+
+test('the result summary counts files and cycles and shows the time', () => {
+  assert.equal(resultSummary(result), '5 files · 2 cycles · 0.28 s');
+});

@@ -1,0 +1,145 @@
+/** The sidebar's model without VS Code: rows, labels, icons, targets and the trace. */
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { bandOf, isRetrievalResult, normalizeResult, parseStatus, type RetrievalResult } from '../src/protocol';
+import { bandIcon, buildTree, flatten, type Node } from '../src/treeModel';
+
+const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
+const raw = JSON.parse(readFileSync(path.join(FIXTURES, 'auth-result.json'), 'utf8')) as RetrievalResult;
+const result = normalizeResult(raw);
+
+function done(r: RetrievalResult = result, excluded: string[] = []): Node[] {
+  return buildTree({ kind: 'done', result: r, excluded });
+}
+
+test('an empty view has no rows, so that the welcome content shows', () => {
+  assert.deepEqual(buildTree({ kind: 'empty' }), []);
+});
+
+test('a result shows the task, the ranked files in order, then the trace', () => {
+  const rows = done();
+  assert.deepEqual(
+    rows.map((r) => `${r.contextValue}:${r.label}`),
+    [
+      'task:Fix the authentication token expiry bug',
+      'file:tokens.ts',
+      'file:auth.ts',
+      'file:session-manager.ts',
+      'file:jwt-utils.ts',
+      'file:index.ts',
+      'trace:Trace',
+    ],
+  );
+  assert.equal(rows[0].description, '5 files · 2 cycles · 0.28 s');
+});
+
+test('a file row carries relevance, bar, folder and reason, and a band icon', () => {
+  const tokens = done()[1];
+  assert.ok(tokens.description?.startsWith('0.96 ▰▰▰▰▰  src/auth · has `issueRefreshToken`'), tokens.description);
+  assert.deepEqual(tokens.icon, { id: 'circle-large-filled', color: 'charts.green' });
+  assert.equal(tokens.collapse, 'collapsed');
+  assert.match(tokens.tooltip ?? '', /^#1 · \*\*src\/auth\/tokens\.ts\*\*/);
+  const low = done()[5];
+  assert.equal(low.file?.band, 'low');
+  assert.deepEqual(low.icon, bandIcon('low'));
+});
+
+test('a file expands to its regions, and a click on one targets its line range', () => {
+  const tokens = done()[1];
+  assert.deepEqual(
+    tokens.children.map((c) => [c.label, c.contextValue, c.target]),
+    [
+      ['lines 1–19', 'region', { path: 'src/auth/tokens.ts', root: undefined, uri: undefined, startLine: 1, endLine: 19 }],
+      ['lines 21–25', 'region', { path: 'src/auth/tokens.ts', root: undefined, uri: undefined, startLine: 21, endLine: 25 }],
+    ],
+  );
+  assert.equal(tokens.children[0].description, "import { createHash, randomBytes } from 'crypto';");
+  assert.match(tokens.children[0].tooltip ?? '', /```typescript\nimport \{ createHash/);
+  assert.equal(tokens.children[1].regionIndex, 1);
+  assert.deepEqual(tokens.target, { path: 'src/auth/tokens.ts', root: undefined, uri: undefined, startLine: 1, endLine: 1 });
+});
+
+test('the trace lists each cycle with keywords, learned terms, patterns, excludes and counts', () => {
+  const trace = done().at(-1) as Node;
+  assert.equal(trace.description, '2 cycles · 4 files >= 0.7 and no critical gap');
+  assert.deepEqual(trace.children.map((c) => [c.label, c.description]), [
+    ['Cycle 1', '14 candidates, 2 kept, 4 excluded, 6 learned'],
+    ['Cycle 2', '14 candidates, 4 kept'],
+  ]);
+  const c1 = Object.fromEntries(trace.children[0].children.map((d) => [d.label, d.description]));
+  assert.equal(c1.Keywords, 'authentication, token, expiry');
+  assert.equal(c1.Learned, 'session, claims, jwt, refresh, access, issued');
+  assert.equal(c1['Excluded this cycle'], 'src/models/user.ts, src/utils/cache.ts, src/services/notification.service.ts, .env.example');
+  assert.equal(c1.Candidates, '14 candidates, 2 kept');
+  const c2 = Object.fromEntries(trace.children[1].children.map((d) => [d.label, d.description]));
+  assert.equal(c2.Patterns, 'src/auth/**');
+  assert.equal(c2['Query excludes']?.split(', ').length, 4);
+  assert.match(c2.Focus ?? '', /^JwtExpiredError, TokenPair/);
+  assert.equal(c2.Stop, '4 files >= 0.7 and no critical gap');
+  assert.equal(c2.Learned, undefined, 'empty lists get no row');
+});
+
+test('row ids are unique and stable across rebuilds, so expansion survives a refresh', () => {
+  const ids = flatten(done()).map((n) => n.id);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.deepEqual(flatten(done()).map((n) => n.id), ids);
+});
+
+test('a result without files says so, and the user\'s excludes show on the task row', () => {
+  const rows = done({ ...result, files: [] }, ['src/auth/tokens.ts']);
+  assert.equal(rows[1].label, 'No relevant files found');
+  assert.match(rows[0].description ?? '', /· 1 excluded$/);
+  assert.match(rows[0].tooltip ?? '', /Excluded by you: `src\/auth\/tokens\.ts`/);
+});
+
+test('running and error states show the task with a spinner or the error', () => {
+  const running = buildTree({ kind: 'running', task: 'Fix it', message: 'cycle 2/3: evaluating 41 candidates' });
+  assert.equal(running.length, 1);
+  assert.equal(running[0].description, 'cycle 2/3: evaluating 41 candidates');
+  assert.equal(running[0].icon?.id, 'loading~spin');
+  const failed = buildTree({ kind: 'error', task: 'Fix it', message: 'boom' });
+  assert.deepEqual(failed.map((r) => r.label), ['Fix it', 'boom']);
+});
+
+test('bands follow the engine\'s thresholds', () => {
+  assert.deepEqual([0.95, 0.8, 0.79, 0.5, 0.49, 0.2, 0.19].map(bandOf), ['high', 'high', 'medium', 'medium', 'low', 'low', 'irrelevant']);
+});
+
+test('the result check refuses answers without task, files or trace', () => {
+  assert.equal(isRetrievalResult(raw), true);
+  assert.equal(isRetrievalResult({ task: 'x', files: [] }), false);
+  assert.equal(isRetrievalResult(null), false);
+  assert.equal(isRetrievalResult([1]), false);
+});
+
+test('normalizing fills missing optional fields of files and cycles', () => {
+  const r = normalizeResult({
+    task: 't',
+    files: [{ path: 'a.ts', relevance: 0.6 }],
+    trace: [{ cycle: 1, candidates: 3, kept: 1 }],
+  } as unknown as RetrievalResult);
+  assert.equal(r.files[0].band, 'medium');
+  assert.deepEqual(r.files[0].regions, []);
+  assert.deepEqual(r.files[0].missing, []);
+  assert.deepEqual(r.trace[0].query.keywords, []);
+  assert.deepEqual(r.roots, []);
+  assert.equal(buildTree({ kind: 'done', result: r, excluded: [] })[1].collapse, 'none');
+});
+
+test('the index status is read from flat, nested and per-root shapes', () => {
+  assert.deepEqual(
+    (({ state, files, roots, version }) => ({ state, files, roots, version }))(parseStatus({ state: 'ready', files: 45, roots: ['/w'], version: '0.1.0' })),
+    { state: 'ready', files: 45, roots: ['/w'], version: '0.1.0' },
+  );
+  const nested = parseStatus({ index: { state: 'indexing' }, files: { indexed: 12, total: 45 }, roots: [{ root: '/a' }, { path: '/b' }] });
+  assert.equal(nested.state, 'indexing');
+  assert.equal(nested.files, 12);
+  assert.equal(nested.total, 45);
+  assert.deepEqual(nested.roots, ['/a', '/b']);
+  const perRoot = parseStatus({ state: 'ready', roots: [{ root: '/a', files: 40 }, { root: '/b', files: 5 }] });
+  assert.equal(perRoot.files, 45);
+  assert.equal(parseStatus('nonsense').state, 'unknown');
+});

