@@ -1,5 +1,7 @@
-"""The language server end to end: a real server process over stdio, driven by pytest-lsp,
-against copies of the sample workspaces on disk. No part of pygls is mocked."""
+"""The language server end to end: a real server process over stdio, driven by pytest-lsp.
+
+The workspaces are copies of the sample projects on disk; no part of pygls is mocked.
+"""
 
 from __future__ import annotations
 
@@ -144,7 +146,7 @@ def did_open(client: LanguageClient, path: Path, text: str, version: int = 1) ->
 
 
 async def test_initialize_advertises_commands_and_indexes(shared: LanguageClient):
-    """initialize lists the four commands; after initialized the index is built with progress."""
+    """The four commands are advertised; after `initialized` the index is built with progress."""
     caps = shared.init_result.capabilities
     assert set(caps.execute_command_provider.commands) == {
         "iterativeRetrieval.retrieve", "iterativeRetrieval.status",
@@ -287,7 +289,7 @@ async def test_other_commands_check_their_params(shared: LanguageClient):
 
 
 async def test_render_context_from_a_task_or_a_result(shared: LanguageClient):
-    """renderContext gives Markdown for a chat, from a task or from a retrieve result."""
+    """The renderContext command gives Markdown for a chat, from a task or from a result."""
     by_task = await command(shared, "iterativeRetrieval.renderContext", {"task": TASK})
     assert by_task["format"] == "markdown"
     assert by_task["text"].startswith("## Context for: Fix the authentication token expiry bug")
@@ -364,8 +366,7 @@ EXPIRY_TASK = "refreshTokenExpiry extends the token expiry by the wrong amount"
 
 
 async def test_unsaved_edits_change_the_result(client: LanguageClient, tmp_path):
-    """Unsaved text wins over the disk (also for a file not on disk yet); closing restores it;
-    a buffer outside the folders is never searched."""
+    """Unsaved text wins over the disk (even with no file yet); never outside the folders."""
     coupon = client.workspace_root / "src" / "services" / "coupon.service.ts"
     before = await retrieve(client, task=EXPIRY_TASK)
     assert "src/services/coupon.service.ts" not in paths(before, 3)
@@ -395,8 +396,7 @@ async def test_unsaved_edits_change_the_result(client: LanguageClient, tmp_path)
 
 
 async def test_files_on_disk_watched_and_reindexed(client: LanguageClient):
-    """A file created on disk plus didChangeWatchedFiles joins the index, a deleted one leaves
-    it, and reindex picks up what nobody announced."""
+    """Watched creations and deletions update the index; reindex finds unannounced files."""
     st0 = await wait_ready(client)
     new = client.workspace_root / "src" / "auth" / "token-revocation.ts"
     new.write_text("export function revokeTokenFamily(familyId: string): void {\n"
@@ -423,8 +423,7 @@ async def test_files_on_disk_watched_and_reindexed(client: LanguageClient):
 
 
 async def test_no_folder_then_folders_come_and_go(empty_client: LanguageClient, tmp_path):
-    """Without a folder retrieve fails clearly; added folders are searched and can be a root;
-    a removed folder is refused afterwards."""
+    """No folder: a clear error; added folders are searched (and roots), removed ones refused."""
     st = await command(empty_client, "iterativeRetrieval.status")
     assert st["state"] == "no-workspace" and st["roots"] == []
     with pytest.raises(JsonRpcException, match="no workspace folder is open"):
@@ -455,9 +454,7 @@ async def test_no_folder_then_folders_come_and_go(empty_client: LanguageClient, 
 
 
 async def test_configuration_push_and_pull(client: LanguageClient):
-    """didChangeConfiguration applies at once (a bad value is shown and replaced by its
-    default); with no settings in it, workspace/configuration is asked again, and a new
-    exclude rebuilds the index."""
+    """Pushed settings apply at once, bad ones fall back; a pull re-asks; excludes re-index."""
     await wait_ready(client)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"iterativeRetrieval": {"maxCycles": 1, "budget": "big"}}))

@@ -154,7 +154,7 @@ def evaluate(
         }
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
-            defines=[d.name for d in defines], file_id=c.file_id, matched_words=matched_words,
+            defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words,
             path_words=path_words, symbols=syms,
         )
         ev.features["_rank"] = rank

@@ -24,7 +24,7 @@ EXCLUDED_DIRS = frozenset(
     .git .hg .svn .bzr _darcs node_modules bower_components jspm_packages .venv venv virtualenv
     .tox .nox site-packages __pycache__ .mypy_cache .pytest_cache .ruff_cache .cache
     .parcel-cache .next .nuxt .svelte-kit .turbo .gradle .idea .vscode-test build dist out
-    target bin obj coverage htmlcov .eggs .terraform .serverless .aws .ssh .gnupg
+    target bin obj coverage htmlcov .eggs .terraform .serverless .aws .ssh .gnupg vendor
     """.split()
 )
 EXCLUDED_NAMES = frozenset(

@@ -126,7 +126,8 @@ async def run_retrieve(
     root, prefix = (None, "") if req.root is None else resolve_root(req.root, roots, command)
     settings = _request_settings(ls, req, prefix, command)
     progress = await WorkProgress.start(
-        ls, "Retrieving context", _one_line(req.task), token=WORK_DONE_TOKEN.get(), cancellable=True,
+        ls, "Retrieving context", _one_line(req.task),
+        token=WORK_DONE_TOKEN.get(), cancellable=True,
     )
 
     def should_stop() -> bool:
@@ -205,7 +206,7 @@ def result_to_wire(result: RetrievalResult, searched: list[Path]) -> dict[str, A
     """
     d = result.to_dict()
     files = []
-    for fd, fr in zip(d["files"], result.files):
+    for fd, fr in zip(d["files"], result.files, strict=True):
         root = Path(fr.root) if fr.root else None
         ab = os.path.join(fr.root, fr.path) if root else ""
         if root is None or root not in searched or not is_inside(root, ab):
@@ -264,7 +265,7 @@ async def _reindex(ls: RetrievalServer, args: tuple[Any, ...]) -> dict[str, Any]
         "state": ls.index_state,
         "files": sum(s["files"] for s in stats),
         "reindexed": sum(s["indexed"] for s in stats),
-        "roots": [{"root": str(r), **s} for r, s in zip(ls.host.roots(), stats)],
+        "roots": [{"root": str(r), **s} for r, s in zip(ls.host.roots(), stats, strict=False)],
     }
 
 

@@ -60,7 +60,7 @@ class WorkProgress:
             try:
                 await ls.work_done_progress.create_async(new)
                 token = new
-            except Exception as exc:  # the client refused: carry on without a progress bar
+            except Exception as exc:  # noqa: BLE001 - the client refused: no progress bar
                 log.warning("window/workDoneProgress/create failed: %s", exc)
         wp = cls(ls, token)
         if token is not None:

@@ -117,7 +117,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], Any], Any]] = {
 }
 SETTING_NAMES = tuple(_SETTINGS)
 INDEX_SETTINGS = ("include", "exclude", "cache_dir")
-"""Settings that change which files are indexed, or where: the engine is rebuilt when they change."""
+"""Settings that change which files are indexed, or where: a change rebuilds the engine."""
 
 
 # -- configuration -----------------------------------------------------------------------------
@@ -369,7 +369,9 @@ def path_from_root_param(value: str) -> str:
     else:
         path = os.path.expanduser(value)
     if not os.path.isabs(path):
-        raise ParamsError(f"{CMD_RETRIEVE}: 'root' must be an absolute path, got {_describe(value)}")
+        raise ParamsError(
+            f"{CMD_RETRIEVE}: 'root' must be an absolute path, got {_describe(value)}"
+        )
     return path
 
 

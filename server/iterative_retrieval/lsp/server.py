@@ -27,8 +27,8 @@ from ..config import Settings
 from ..loop import Cancelled
 from .host import EngineHost, NoWorkspace
 from .progress import WORK_DONE_TOKEN, WorkProgress
-from .sync import Buffers
 from .protocol import INDEX_SETTINGS, SECTION, SETTING_NAMES, parse_config
+from .sync import Buffers
 
 log = logging.getLogger("iterative_retrieval.lsp")
 
@@ -36,8 +36,11 @@ SERVER_NAME = "iterative-retrieval"
 
 
 class RetrievalProtocol(LanguageServerProtocol):
-    """pygls's protocol plus the two hooks long commands need: their progress token and a
-    cancellation flag that `$/cancelRequest` sets (pygls only cancels the outer future)."""
+    """pygls's protocol, plus the hooks long commands need.
+
+    They need their progress token and a cancellation flag that `$/cancelRequest` sets (pygls
+    only cancels the outer future); over TCP, `exit` must end the session without SystemExit.
+    """
 
     _server: RetrievalServer
 
@@ -100,7 +103,7 @@ class RetrievalServer(LanguageServer):
         log.log(_PY_LEVEL[level], "%s", message)
         try:
             self.window_log_message(types.LogMessageParams(type=level, message=message))
-        except Exception:  # no transport yet, or it is closing
+        except OSError:  # the client is gone: stderr has it
             pass
 
     def warn_user(self, message: str) -> None:
@@ -110,7 +113,7 @@ class RetrievalServer(LanguageServer):
             self.window_show_message(
                 types.ShowMessageParams(type=types.MessageType.Warning, message=message)
             )
-        except Exception:
+        except OSError:
             pass
 
     # -- cancellation ------------------------------------------------------------------------
@@ -360,7 +363,7 @@ async def pull_configuration(ls: RetrievalServer) -> None:
         items = await ls.workspace_configuration_async(types.ConfigurationParams(
             items=[types.ConfigurationItem(section=SECTION)]
         ))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any client error: keep the settings we have
         ls.log_client(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
         return
     if version != ls.config_version:
@@ -374,7 +377,8 @@ async def _register_dynamic(ls: RetrievalServer) -> None:
     """Watch files (and configuration) through the client when it allows dynamic registration."""
     caps = ls.client_capabilities.workspace
     regs: list[types.Registration] = []
-    if caps and caps.did_change_watched_files and caps.did_change_watched_files.dynamic_registration:
+    watched = caps and caps.did_change_watched_files
+    if watched and watched.dynamic_registration:
         regs.append(types.Registration(
             id="iterative-retrieval-watch",
             method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
@@ -382,7 +386,8 @@ async def _register_dynamic(ls: RetrievalServer) -> None:
                 types.FileSystemWatcher(glob_pattern="**/*"),
             ]),
         ))
-    if caps and caps.did_change_configuration and caps.did_change_configuration.dynamic_registration:
+    config = caps and caps.did_change_configuration
+    if config and config.dynamic_registration:
         regs.append(types.Registration(
             id="iterative-retrieval-config",
             method=types.WORKSPACE_DID_CHANGE_CONFIGURATION,
@@ -394,7 +399,7 @@ async def _register_dynamic(ls: RetrievalServer) -> None:
         return
     try:
         await ls.client_register_capability_async(types.RegistrationParams(registrations=regs))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - any client error: scan on demand instead
         ls.log_client(f"client/registerCapability failed: {exc}", types.MessageType.Warning)
         return
     ls.watching_files = any(r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES for r in regs)
