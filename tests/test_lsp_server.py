@@ -396,7 +396,7 @@ async def test_unsaved_edits_change_the_result(client: LanguageClient, tmp_path)
 
 
 async def test_files_on_disk_watched_and_reindexed(client: LanguageClient):
-    """Watched creations and deletions update the index; reindex finds unannounced files."""
+    """Watched creations, renames and deletions update the index; reindex finds the rest."""
     st0 = await wait_ready(client)
     new = client.workspace_root / "src" / "auth" / "token-revocation.ts"
     new.write_text("export function revokeTokenFamily(familyId: string): void {\n"
@@ -406,11 +406,17 @@ async def test_files_on_disk_watched_and_reindexed(client: LanguageClient):
     ]))
     st1 = await command(client, "iterativeRetrieval.status")
     assert st1["files"] == st0["files"] + 1
-    result = await retrieve(client, task="revokeTokenFamily does not revoke the refresh tokens")
-    assert paths(result, 1) == ["src/auth/token-revocation.ts"]
-    new.unlink()
+    revoke = "revokeTokenFamily does not revoke the refresh tokens"
+    assert paths(await retrieve(client, task=revoke), 1) == ["src/auth/token-revocation.ts"]
+    renamed = new.with_name("revocation.ts")
+    new.rename(renamed)
+    client.workspace_did_rename_files(types.RenameFilesParams(files=[
+        types.FileRename(old_uri=new.as_uri(), new_uri=renamed.as_uri()),
+    ]))
+    assert paths(await retrieve(client, task=revoke), 1) == ["src/auth/revocation.ts"]
+    renamed.unlink()
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
-        types.FileEvent(uri=new.as_uri(), type=types.FileChangeType.Deleted),
+        types.FileEvent(uri=renamed.as_uri(), type=types.FileChangeType.Deleted),
     ]))
     st2 = await command(client, "iterativeRetrieval.status")
     assert st2["files"] == st0["files"]

@@ -141,13 +141,15 @@ async def run_retrieve(
     t0 = time.perf_counter()
     try:
         await ls.host.flush_updates()  # every edit sent before this request counts
-        await ls.wait_index_idle(should_stop)
-        progress.report("searching" if ls.watching_files else "refreshing the index", 5)
+        if ls.index_busy():
+            progress.report("waiting for the index", 2)
+            await ls.wait_index_idle(should_stop)
+        # Watched files keep a ready index current; otherwise scan the disk (cheap) first.
+        refresh = not (ls.watching_files and ls.index_state == "ready")
+        progress.report("refreshing the index" if refresh else "searching", 5)
         result = await ls.host.run(lambda e: e.retrieve(
             req.task, settings, should_stop=should_stop, report=report,
-            roots=[root] if root else None,
-            # watched files keep the index current; without them, scan the disk (cheap) first
-            refresh=not ls.watching_files,
+            roots=[root] if root else None, refresh=refresh,
         ))
     except Cancelled:
         progress.end("cancelled")

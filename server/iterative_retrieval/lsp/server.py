@@ -244,11 +244,15 @@ class RetrievalServer(LanguageServer):
                             f"{sum(s.seconds for s in stats):.2f}s")
             return self.last_refresh
 
+    def index_busy(self) -> bool:
+        """True while a refresh runs or is queued."""
+        return self._index_lock.locked() or (
+            self._queued_refresh is not None and not self._queued_refresh.done()
+        )
+
     async def wait_index_idle(self, should_stop) -> None:
         """Let a running refresh finish first, so a retrieve does not index the same files twice."""
-        while self._index_lock.locked() or (
-            self._queued_refresh is not None and not self._queued_refresh.done()
-        ):
+        while self.index_busy():
             if should_stop():
                 raise Cancelled()
             await asyncio.sleep(0.05)
