@@ -994,7 +994,10 @@ def test_ruby_blocks_and_one_line_methods_keep_end_depth():
 
 def test_makefile_targets_and_includes():
     """Make targets span their recipe lines; UPPER variables are constants; includes import."""
-    source = "include common.mk\nCC := gcc\n\nbuild: deps\n\t$(CC) -o app\n\tstrip app\n\n.PHONY: build\n"
+    source = (
+        "include common.mk\nCC := gcc\n\nbuild: deps\n\t$(CC) -o app\n\tstrip app\n\n"
+        ".PHONY: build\n"
+    )
     outline = extract_outline(source, language_for("Makefile"))
     assert spans(outline) == [("constant", "CC", 2, 2), ("function", "build", 4, 6)]
     assert outline.imports == ("common.mk",)
@@ -1030,7 +1033,8 @@ def test_empty_text_gives_empty_outline(language):
 def test_binary_and_odd_unicode_never_raise(language):
     """NUL bytes, control characters, surrogates, odd Unicode and random punctuation never raise."""
     rng = random.Random(7)
-    noise = "".join(rng.choice("{}()[]\"'`/*#\n\\ ab=;:<>@$\x00\x01é\u2028😀") for _ in range(20000))
+    alphabet = "{}()[]\"'`/*#\n\\ ab=;:<>@$\x00\x01é\u2028😀"
+    noise = "".join(rng.choice(alphabet) for _ in range(20000))
     binary = bytes(range(256)).decode("latin-1") * 20
     for text in (noise, binary, "\ud800 def x(): pass", "\x00" * 1000):
         assert isinstance(extract_outline(text, language), Outline)

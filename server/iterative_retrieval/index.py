@@ -332,22 +332,31 @@ class Index:
         )
 
     def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
-        if len(todo) < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
+        # Worker processes are forked, which is only safe from a single-threaded process (the
+        # CLI); a threaded host such as the language server parses in-process, or runs the CLI's
+        # `index` command as a subprocess for a cold start.
+        if (
+            len(todo) < PARALLEL_THRESHOLD
+            or (os.cpu_count() or 1) < 2
+            or threading.active_count() > 1
+            or "fork" not in multiprocessing.get_all_start_methods()
+        ):
             return map(read_and_parse, todo)
         return self._parse_parallel(todo)
 
     def _parse_parallel(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
         chunks = [todo[i : i + 64] for i in range(0, len(todo), 64)]
         workers = min(os.cpu_count() or 2, 8)
+        done = 0
         try:
-            # forkserver: forking a process that runs threads (the language server) can deadlock
-            ctx = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+            ctx = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
                 for result in pool.map(_read_batch, chunks):
                     yield from result
-        except (OSError, RuntimeError) as exc:  # no processes allowed here: do it inline
+                    done += len(result)
+        except (OSError, RuntimeError) as exc:  # no processes allowed here: do the rest inline
             log.warning("parallel indexing unavailable (%s); indexing in-process", exc)
-            yield from map(read_and_parse, todo)
+            yield from map(read_and_parse, todo[done:])
 
     def _store(self, batch: list[Parsed]) -> None:
         with self._lock, self.conn:
