@@ -28,6 +28,8 @@ class SearchCache:
     terms: dict[str, dict[int, float]] = field(default_factory=dict)
     files: dict[int, FileRow] | None = None
     by_path: dict[str, int] | None = None
+    used: dict[str, list[str]] = field(default_factory=dict)
+    """path → names the file uses (missing context)."""
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     """path → stemmed term counts of the file's text (pseudo-relevance feedback)."""
 

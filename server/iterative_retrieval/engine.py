@@ -201,8 +201,7 @@ class Engine:
             list(query.keywords) + [c for t in traces for c in t.query.keywords if c.kind != "word"]
         )
         for e in chosen:
-            if not e.hit_lines and not e.hit_symbols:
-                text_pass([e], stems, self._reader(root_of[id(e)]))
+            text_pass([e], stems, self._reader(root_of[id(e)]))
         files = build_context(
             chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path)
         )

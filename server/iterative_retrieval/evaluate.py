@@ -19,7 +19,7 @@ from .config import ablated
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
 from .models import Candidate, Concept, Evaluation, Query
-from .tokenize import identifier_terms, path_terms, stem
+from .tokenize import path_terms, stem, stemmed_terms
 
 # Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
 BIAS = -3.6
@@ -102,12 +102,13 @@ def evaluate(
     ident_names = {s.concept.text.split(".")[-1].lower() for s in stats if s.concept.kind == "identifier" and s.task}
 
     evals: list[Evaluation] = []
+    symbols = index.symbols_of_many([c.file_id for c in cands])
     for rank, c in enumerate(cands):
         row = files.get(c.file_id)
         if row is None:
             continue
-        syms = index.symbols_of(c.file_id)
-        sym_stems = {stem(t) for s in syms for t in identifier_terms(s.name)}
+        syms = symbols.get(c.file_id, [])
+        sym_stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
         p_stems = {stem(t) for t in path_terms(row.path)}
         name_stems = {stem(t) for t in path_terms(row.path.rsplit("/", 1)[-1])}
         covered_task = covered_learned = sym_mass = path_mass = 0.0
@@ -167,10 +168,37 @@ def evaluate(
     for ev in evals[:STAGE2]:
         _score(ev, files[ev.file_id])
     evals.sort(key=lambda e: e.relevance, reverse=True)
-    text_pass(evals[:STAGE2], concept_stems([s.concept for s in stats]), read_text)
-    for ev in evals:
+    all_terms = {t for st in stats for t in st.concept.terms}
+    for rank, ev in enumerate(evals):
+        if rank < STAGE2:
+            ev.named = _named_symbols(ev, all_terms)
+        if rank < USED_NAMES_TOP:
+            if ev.path not in cache.used:
+                cache.used[ev.path] = used_names(ev, read_text)
+            ev.used_names = cache.used[ev.path]
         ev.reason = _reason(ev)
     return evals
+
+
+def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
+    """Definitions whose names carry the task's words, most words first (for the reason)."""
+    scored = []
+    for s in ev.symbols:
+        n = len(set(s.terms or stemmed_terms(s.name)) & terms)
+        if n:
+            scored.append((-n, s.start_line, s.name))
+    scored.sort()
+    return list(dict.fromkeys(name for _, _, name in scored))[:6]
+
+
+def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[str]:
+    """Names a file calls or mentions as types, minus its own: candidates for missing context."""
+    text = read_text(ev.path)
+    if not text:
+        return []
+    used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
+    own = {s.name for s in ev.symbols}
+    return sorted(u for u in used - own if len(u) > 3)[:400]
 
 
 def _kind_code(kind: str) -> float:
@@ -266,30 +294,74 @@ def concept_stems(concepts: list[Concept]) -> list[str]:
 def text_pass(
     evals: list[Evaluation], stems: list[str], read_text: Callable[[str], str | None]
 ) -> None:
-    """Hit lines and matching definitions for regions; used names for missing context."""
+    """Hit lines and the definitions that matched, for the regions of the chosen files."""
     if not stems:
         return
-    pattern = re.compile("|".join(re.escape(t) for t in stems[:200]), re.I)
-    for rank, ev in enumerate(evals):
+    search = re.compile(trie_regex(stems[:300])).search
+    for ev in evals:
         text = read_text(ev.path)
         if text is None:
             continue
-        search = pattern.search
-        hits = [i for i, line in enumerate(text.splitlines(), 1) if search(line)][:400]
+        hits = hit_lines(text, search)
         ev.hit_lines = hits
-        syms = ev.symbols
         scored = []
-        for s in syms:
-            name_hit = bool(pattern.search(s.name)) or s.name in ev.defines
+        for s in ev.symbols:
+            name_hit = bool(search(s.name)) or s.name in ev.defines
             body_hits = bisect.bisect_right(hits, s.end_line) - bisect.bisect_left(hits, s.start_line)
             if name_hit or body_hits:
                 scored.append((2 * name_hit + body_hits / 5, s))
         scored.sort(key=lambda t: -t[0])
         ev.hit_symbols = [s for _, s in scored[:12]]
-        if rank < USED_NAMES_TOP:
-            used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
-            own = {s.name for s in syms}
-            ev.used_names = sorted(u for u in used - own if len(u) > 3)[:400]
+
+
+def hit_lines(text: str, search: Callable, limit: int = 400) -> list[int]:
+    """1-based lines with a match: one C-speed scan per hit line, not one call per line."""
+    low = text.lower()
+    starts = [0]
+    find = low.find
+    i = find("\n")
+    while i != -1:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    out: list[int] = []
+    pos = 0
+    while len(out) < limit:
+        m = search(low, pos)
+        if m is None:
+            break
+        line = bisect.bisect_right(starts, m.start())
+        out.append(line)
+        if line >= len(starts):
+            break
+        pos = starts[line]
+    return out
+
+
+def trie_regex(words: list[str]) -> str:
+    """One alternation as a prefix trie: Python's re tries a flat alternation word by word."""
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w.lower():
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    return _trie_pattern(trie)
+
+
+def _trie_pattern(node: dict) -> str:
+    if "" in node and len(node) == 1:
+        return ""
+    alts = []
+    optional = False
+    for ch, child in sorted(node.items()):
+        if ch == "":
+            optional = True
+            continue
+        alts.append(re.escape(ch) + _trie_pattern(child))
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    if optional:
+        return "(?:" + body + ")?"
+    return body
 
 
 def _reason(ev: Evaluation) -> str:
@@ -299,8 +371,8 @@ def _reason(ev: Evaluation) -> str:
         bits.append("named in the task")
     if ev.defines:
         bits.append("defines " + ", ".join(f"`{d}`" for d in ev.defines[:3]))
-    elif ev.hit_symbols:
-        bits.append("has " + ", ".join(f"`{s.name}`" for s in ev.hit_symbols[:3]))
+    elif ev.named:
+        bits.append("has " + ", ".join(f"`{n}`" for n in ev.named[:3]))
     words = ev.matched_words
     path_words = ev.path_words
     if words:

@@ -24,12 +24,12 @@ from pathlib import Path
 from .config import default_cache_dir
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
-from .tokenize import identifier_terms, path_terms, stem, term_counts
+from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts
 from .workspace import Scope, WorkspaceFile
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
@@ -178,7 +178,6 @@ class Index:
         self.root = root
         self.db_path = db_path
         self._lock = threading.RLock()
-        self._vocab: dict[str, int] | None = None
         self.conn = self._open()
         self._clear_overlays()
 
@@ -237,7 +236,8 @@ class Index:
                     mtime_ns INTEGER, hash TEXT, lang TEXT, kind TEXT, lines INTEGER,
                     skipped TEXT, overlay INTEGER DEFAULT 0);
                 CREATE TABLE symbols(
-                    file_id INTEGER, name TEXT, lname TEXT, kind TEXT, start INTEGER, end INTEGER);
+                    file_id INTEGER, name TEXT, lname TEXT, kind TEXT, start INTEGER, end INTEGER,
+                    terms TEXT);
                 CREATE INDEX symbols_lname ON symbols(lname);
                 CREATE INDEX symbols_file ON symbols(file_id);
                 CREATE TABLE imports(file_id INTEGER, target TEXT);
@@ -301,7 +301,6 @@ class Index:
         with self._lock, self.conn:
             for p in removed:
                 self._delete(p)
-        self._vocab = None
         parsed_iter = self._parse_all(todo)
         done = 0
         batch: list[Parsed] = []
@@ -380,9 +379,9 @@ class Index:
         )
         if p.outline.symbols:
             self.conn.executemany(
-                "INSERT INTO symbols VALUES(?,?,?,?,?,?)",
-                [(fid, s.name, s.name.lower(), s.kind, s.start_line, s.end_line)
-                 for s in p.outline.symbols],
+                "INSERT INTO symbols VALUES(?,?,?,?,?,?,?)",
+                [(fid, s.name, s.name.lower(), s.kind, s.start_line, s.end_line,
+                  " ".join(stemmed_terms(s.name))) for s in p.outline.symbols],
             )
         if p.outline.imports:
             self.conn.executemany(
@@ -406,7 +405,6 @@ class Index:
         with self._lock, self.conn:
             self._delete(rel)
             self._insert(parsed, overlay=True)
-        self._vocab = None
 
     def drop_overlay(self, rel: str, scope: Scope, max_file_bytes: int) -> None:
         """Forget a closed buffer: the file on disk (if any, and in scope) is indexed again."""
@@ -436,7 +434,6 @@ class Index:
                 batch.append(read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes)))
         if batch:
             self._store(batch)
-        self._vocab = None
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -502,16 +499,22 @@ class Index:
                         out.setdefault(fid, set()).add(col)
         return out
 
-    def doc_freq(self, term: str) -> int:
-        return self.vocab().get(term, 0)
+    def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
+        """term → number of files containing it (0 when absent); indexed look-ups, no full scan."""
+        out: dict[str, int] = {}
+        with self._lock:
+            for t in dict.fromkeys(terms):
+                row = self.conn.execute("SELECT doc FROM vocab WHERE term=?", (t,)).fetchone()
+                out[t] = row[0] if row else 0
+        return out
 
-    def vocab(self) -> dict[str, int]:
-        """term → number of files containing it (cached until the index changes)."""
-        vocab = self._vocab  # one read: another thread may reset it to None meanwhile
-        if vocab is None:
-            with self._lock:
-                vocab = self._vocab = dict(self.conn.execute("SELECT term, doc FROM vocab"))
-        return vocab
+    def terms_with_prefix(self, prefix: str, limit: int = 5000) -> list[str]:
+        """Index terms that start with prefix (candidates for close spellings)."""
+        with self._lock:
+            return [t for (t,) in self.conn.execute(
+                "SELECT term FROM vocab WHERE term >= ? AND term < ? LIMIT ?",
+                (prefix, prefix + "\uffff", limit),
+            )]
 
     def definitions(self, lnames: Iterable[str]) -> dict[str, list[tuple[int, Symbol]]]:
         """Lower-case name → the files and symbols that define it."""
@@ -536,6 +539,19 @@ class Index:
                     "SELECT name, kind, start, end FROM symbols WHERE file_id=? ORDER BY start", (fid,)
                 )
             ]
+
+    def symbols_of_many(self, fids: list[int]) -> dict[int, list[Symbol]]:
+        out: dict[int, list[Symbol]] = {}
+        with self._lock:
+            for k in range(0, len(fids), 500):
+                chunk = fids[k : k + 500]
+                q = ",".join("?" * len(chunk))
+                for fid, n, kind, s, e, terms in self.conn.execute(
+                    f"SELECT file_id, name, kind, start, end, terms FROM symbols"
+                    f" WHERE file_id IN ({q}) ORDER BY file_id, start", chunk,
+                ):
+                    out.setdefault(fid, []).append(Symbol(n, kind, s, e, tuple(terms.split())))
+        return out
 
     def imports_of(self, fid: int) -> list[str]:
         with self._lock:

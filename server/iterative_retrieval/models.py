@@ -24,6 +24,8 @@ class Symbol:
     """1-based first line of the definition."""
     end_line: int
     """1-based last line of the definition (best effort for pattern-based languages)."""
+    terms: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    """Stemmed index terms of the name (filled by the index, so evaluation need not re-split)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,8 @@ class Evaluation:
     graph_links: list[str] = field(default_factory=list)
     """Import links to the strongest candidates ("imports tokens.ts")."""
     symbols: list[Symbol] = field(default_factory=list)
+    named: list[str] = field(default_factory=list)
+    """Definitions whose names carry the task's words."""
     used_names: list[str] = field(default_factory=list)
     """Names the file calls or mentions as types, for missing context."""
 

@@ -32,6 +32,8 @@ LEARNED_WEIGHT = 0.6
 VARIANT_WEIGHT = 0.9
 SYNONYM_WEIGHT = 0.8
 MAX_FOCUS = 6
+FEEDBACK_TERMS_PER_FILE = 120
+FEEDBACK_POOL = 80
 
 
 @dataclass
@@ -142,8 +144,7 @@ def _feedback(
     top = [e for e in evals[:FEEDBACK_FILES] if e.relevance >= 0.4]
     if not top:
         return []
-    vocab = index.vocab()
-    n = max(len(vocab) and index.file_count(), 2)
+    n = max(index.file_count(), 2)
     scores: Counter[str] = Counter()
     support: Counter[str] = Counter()
     surface: dict[str, str] = {}
@@ -161,15 +162,20 @@ def _feedback(
                 s = stem(t)
                 counts[s] += 3
                 surface.setdefault(s, t)
-        for s, tf in counts.items():
+        for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
             if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
                 continue
-            df = vocab.get(s, 0)
-            if df == 0 or df > max(0.15 * n, min(10, 0.3 * n)):
-                continue
-            idf = math.log((n + 1) / (df + 0.5))
-            scores[s] += (tf / total) * ev.relevance * idf
+            scores[s] += (tf / total) * ev.relevance
             support[s] += 1
+    # rarity in the repository, looked up only for the terms that are frequent in the top files
+    pool = [s for s, _ in scores.most_common(FEEDBACK_POOL)]
+    dfs = index.doc_freqs(pool)
+    for s in list(scores):
+        df = dfs.get(s, 0)
+        if df == 0 or df > max(0.15 * n, min(10, 0.3 * n)):
+            del scores[s]
+        else:
+            scores[s] *= math.log((n + 1) / (df + 0.5))
     ranked = [(s, v * (1.5 if support[s] >= 2 else 1.0)) for s, v in scores.items()
               if support[s] >= 2 or len(top) == 1]
     ranked.sort(key=lambda t: -t[1])
@@ -216,12 +222,12 @@ def variants_and_synonyms(
     read_text: Callable[[str], str | None],
 ) -> list[Concept]:
     """Close spellings (rapidfuzz) and programming synonyms for task words with no evidence."""
-    vocab = index.vocab()
     n = max(index.file_count(), 1)
     out: list[Concept] = []
-    weak = [c for c in task_concepts if c.kind in ("word", "identifier") and c.text in gaps.weak + gaps.critical]
-    rare = [c for c in task_concepts if c.kind in ("word", "identifier")
-            and all(vocab.get(t, 0) == 0 for t in c.terms)]
+    words_ids = [c for c in task_concepts if c.kind in ("word", "identifier")]
+    dfs = index.doc_freqs(t for c in words_ids for t in c.terms)
+    weak = [c for c in words_ids if c.text in gaps.weak + gaps.critical]
+    rare = [c for c in words_ids if all(dfs.get(t, 0) == 0 for t in c.terms)]
     targets = list({c.text: c for c in weak + rare}.values())
 
     # phrases of two task words ("rate limiting") are looked up joined, as code writes them
@@ -241,7 +247,7 @@ def variants_and_synonyms(
             terms = tuple(dict.fromkeys(stem(t) for t in identifier_terms(syn) or [syn]))
             if not terms or terms[-1] in seen:
                 continue
-            df = vocab.get(terms[-1], 0)
+            df = index.doc_freqs([terms[-1]])[terms[-1]]
             if df == 0 or df > 0.3 * n:
                 continue
             seen.update(terms)
@@ -250,12 +256,13 @@ def variants_and_synonyms(
             if added >= 3:
                 break
 
-    if targets and vocab:
-        choices = [t for t in vocab if len(t) >= 4]
-        for c in targets[:6]:
-            key = "".join(c.terms[-1:])
-            if len(key) < 4:
-                continue
+    for c in targets[:6]:
+        key = "".join(c.terms[-1:])
+        if len(key) < 4:
+            continue
+        # misspellings keep their first letters: compare against terms sharing a prefix
+        choices = [t for t in index.terms_with_prefix(key[:3]) if len(t) >= 4]
+        if choices:
             for term, score, _ in process.extract(key, choices, scorer=fuzz.ratio, limit=3, score_cutoff=84):
                 if term in seen or term == key:
                     continue
