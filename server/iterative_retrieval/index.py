@@ -67,7 +67,12 @@ class Parsed:
     outline: Outline = Outline()
 
 
-_TEST_DIR_RE = re.compile(r"(^|/)(tests?|testing|__tests__|spec|specs|testdata|test_utils)(/|$)")
+_TEST_DIR_RE = re.compile(
+    r"(^|/)(tests?|testing|testsuite|test_?suites?|__tests__|__mocks__|spec|specs|testdata|test_utils|e2e)(/|$)"
+)
+_DOC_NAME_RE = re.compile(
+    r"(^|/)(changes|changelog|history|news|authors|contributors|license|licence|copying|notice|readme|todo)([._-][^/]*)?$"
+)
 _TEST_FILE_RE = re.compile(
     r"(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py|[^/]*Tests?\.(java|cs|kt))$"
 )
@@ -82,7 +87,9 @@ def classify(rel: str, lang: str | None) -> str:
     low = rel.lower()
     if _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low):
         return "test"
-    if lang in _DOC_LANGS or _DOC_DIR_RE.search(low):
+    if lang in _DOC_LANGS or _DOC_DIR_RE.search(low) or (
+        (lang is None or lang in _DOC_LANGS) and _DOC_NAME_RE.search(low)
+    ):
         return "doc"
     if _EXAMPLE_DIR_RE.search(low):
         return "example"
@@ -448,18 +455,19 @@ class Index:
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
                 q = ",".join("?" * len(chunk))
-                for fid, path, lang, kind, lines in self.conn.execute(
-                    f"SELECT id, path, lang, kind, lines FROM files WHERE id IN ({q})", chunk
+                for fid, path, lang, lines in self.conn.execute(
+                    f"SELECT id, path, lang, lines FROM files WHERE id IN ({q})", chunk
                 ):
-                    out[fid] = FileRow(fid, path, lang, kind, lines)
+                    out[fid] = FileRow(fid, path, lang, classify(path, lang), lines)
         return out
 
     def all_files(self) -> list[FileRow]:
         with self._lock:
+            # the kind is computed on read, so a better classifier needs no re-index
             return [
-                FileRow(*r)
-                for r in self.conn.execute(
-                    "SELECT id, path, lang, kind, lines FROM files WHERE skipped IS NULL"
+                FileRow(fid, path, lang, classify(path, lang), lines)
+                for fid, path, lang, lines in self.conn.execute(
+                    "SELECT id, path, lang, lines FROM files WHERE skipped IS NULL"
                 )
             ]
 
