@@ -169,3 +169,17 @@ def test_task_file(tmp_path):
     p = run("retrieve", "--task-file", str(issue), "--root", str(EXAMPLES / "auth-service"), "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["files"][0]["path"] == "src/auth/tokens.ts"
+
+
+def test_two_roots_rank_together(tmp_path):
+    """Several --root flags: files of both roots are ranked together, each with its root."""
+    write_files(tmp_path / "api", {"src/billing.py": "def charge_invoice(invoice):\n    return invoice\n"})
+    write_files(tmp_path / "web", {"src/invoice_view.ts": "export function renderInvoice(invoice) {}\n",
+                                   "src/other.ts": "export const x = 1\n"})
+    p = run("retrieve", "invoice rendering and charging", "--root", str(tmp_path / "api"),
+            "--root", str(tmp_path / "web"), "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    got = {(Path(f["root"]).name, f["path"]) for f in out["files"]}
+    assert {("api", "src/billing.py"), ("web", "src/invoice_view.ts")} <= got
+    assert len(out["roots"]) == 2
