@@ -211,6 +211,7 @@ class FileResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
+            "root": self.root,
             "relevance": round(self.relevance, 3),
             "band": self.band,
             "reason": self.reason,

@@ -25,11 +25,14 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
     lines = [f"Task: {_one_line(result.task)}", ""]
     if not result.files:
         lines.append("No relevant files found.")
-    width = max((len(f.path) for f in result.files), default=10)
+    many = len(result.roots) > 1
+    label = {f.path: (os.path.basename(f.root) + ":" if many and f.root else "") + f.path
+             for f in result.files}
+    width = max((len(v) for v in label.values()), default=10)
     width = min(max(width, 10), 70)
     for i, f in enumerate(result.files, 1):
         ranges = ", ".join(f"{r.start_line}-{r.end_line}" for r in f.regions[:4])
-        lines.append(f"{i:>2}. {f.relevance:.2f} {f.band:<6} {f.path:<{width}}  {f.reason}")
+        lines.append(f"{i:>2}. {f.relevance:.2f} {f.band:<6} {label[f.path]:<{width}}  {f.reason}")
         if ranges:
             lines.append(f"{'':>4}{'':>12}lines {ranges}" + (" …" if len(f.regions) > 4 else ""))
         if f.missing:
