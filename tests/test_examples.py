@@ -37,7 +37,7 @@ def test_auth_token_expiry(workspace):
     paths = [f.path for f in res.files]
     assert set(paths[:4]) == set(AUTH), paths
     for f in res.files[:4]:
-        assert f.relevance >= 0.7 and f.band == "high" and f.reason
+        assert f.relevance >= 0.7 and f.reason
         assert f.regions and all(r.start_line <= r.end_line for r in f.regions)
     if "src/models/user.ts" in paths:
         assert paths.index("src/models/user.ts") > 3

@@ -15,7 +15,7 @@ def test_plain_task_drops_stop_words_and_task_verbs():
 
 
 def test_python_traceback_frames_count_most():
-    """Python frames become frame concepts with their line and function; site-packages are ignored."""
+    """Python frames become frame concepts with line and function; installed copies weigh half."""
     task = '''Crash on save
 Traceback (most recent call last):
   File "/usr/lib/python3.11/site-packages/click/core.py", line 10, in invoke
@@ -23,18 +23,20 @@ Traceback (most recent call last):
 ValueError: bad record'''
     q = parse_task(task)
     paths = [f.path for f in q.frames]
-    assert paths == ["src/app/storage.py"]
+    assert paths == ["src/app/storage.py", "/usr/lib/python3.11/site-packages/click/core.py"]
     assert q.frames[0].line == 42 and q.frames[0].function == "save_record"
     k = kinds(q)
     assert k["src/app/storage.py"] == "frame"
+    w = {c.text: c.weight for c in q.keywords}
+    assert w["/usr/lib/python3.11/site-packages/click/core.py"] < w["src/app/storage.py"]
     assert k["save_record"] == "identifier"
 
 
 def test_js_frames_and_backticks():
-    """Node frames and identifiers in backticks are strong evidence, node_modules frames are not."""
-    task = "`refreshToken` throws\n    at refresh (src/auth/tokens.ts:10:5)\n    at x (node_modules/a/b.js:1:1)"
+    """Node frames and identifiers in backticks are strong evidence; node_modules frames come last."""
+    task = "`refreshToken` throws\n    at x (node_modules/a/b.js:1:1)\n    at refresh (src/auth/tokens.ts:10:5)\n    at f (node:internal/x.js:1:1)"
     q = parse_task(task)
-    assert [f.path for f in q.frames] == ["src/auth/tokens.ts"]
+    assert [f.path for f in q.frames] == ["src/auth/tokens.ts", "node_modules/a/b.js"]
     k = kinds(q)
     assert k["refreshToken"] == "identifier"
     weights = {c.text: c.weight for c in q.keywords}

@@ -87,6 +87,9 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
 def path_matches(path: str, files: dict[str, int]) -> list[int]:
     """Files whose relative path ends with the mentioned path (or equals its file name)."""
     p = path.strip("/").lower()
+    for marker in ("site-packages/", "dist-packages/", "node_modules/"):
+        if marker in p:  # an installed copy: its path inside the package is what can match
+            p = p.split(marker, 1)[1]
     hits = [fid for rel, fid in files.items() if rel.lower().endswith(p) and
             (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
     if hits:

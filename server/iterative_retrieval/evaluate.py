@@ -22,16 +22,16 @@ from .models import Candidate, Concept, Evaluation, Query
 from .tokenize import path_terms, stem, stemmed_terms
 
 # Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
-BIAS = -3.6
-W_COVERAGE = 2.6
-W_BM25 = 1.6
-W_DEFINES = 1.4
-W_SYMBOL_TERMS = 1.2
-W_PATH_TERMS = 1.4
+BIAS = -5.5
+W_COVERAGE = 1.8
+W_BM25 = 3.6
+W_DEFINES = 0.6
+W_SYMBOL_TERMS = 2.4
+W_PATH_TERMS = 2.1
 W_EXPLICIT = 3.0
-W_GRAPH = 0.9
-W_RANK = 1.0
-KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.2, "test": -1.0, "doc": -1.2}
+W_GRAPH = 0.8
+W_LEARNED = 0.5
+KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
 STAGE2 = 40
@@ -217,13 +217,13 @@ def _score(ev: Evaluation, row: FileRow) -> None:
     z = (
         BIAS
         + W_COVERAGE * f["coverage"]
-        + 0.6 * f["learned"]
+        + W_LEARNED * f["learned"]
         + W_BM25 * f["bm25"]
         + W_DEFINES * f["defines"]
         + W_SYMBOL_TERMS * f["symbol_terms"]
         + W_PATH_TERMS * f["path_terms"]
         + W_EXPLICIT * f["explicit"]
-        + 0.8 * f["focus"]
+        + 0.3 * f["focus"]
         + W_GRAPH * f["graph"]
         + KIND_PENALTY.get(row.kind, 0.0)
     )

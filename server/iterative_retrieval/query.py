@@ -52,7 +52,17 @@ _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]+?) \()?((?:[A-Za-z]:)?[\w./\\@-
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])((?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
 _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@-]+/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
-_IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\(\))?")
+_IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
+# Issue-template and environment noise: it names packages and versions, not the code to change.
+_NOISE_RES = (
+    re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\w+)+(?:[ \t].*)?$", re.M),  # pip list rows
+    re.compile(r"^.*\b(?:Installing collected packages|Successfully installed|Requirement already"
+               r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
+    re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
+    re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
+    re.compile(r"^[-=_]{3,}.*$", re.M),
+)
 _WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
 _TEST_TASK_RE = re.compile(
     r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
@@ -77,7 +87,7 @@ def looks_like_identifier(tok: str) -> bool:
 
 def parse_task(task: str, include_tests: bool | None = None) -> Query:
     """Build the first cycle's query from the task text."""
-    text = task[:200_000]
+    text = _strip_noise(task[:200_000])
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
     prose = _strip_locations(_FENCE_RE.sub(" ", text))
@@ -93,11 +103,13 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         else:
             concepts[key] = Concept(prev.text, prev.kind, prev.weight + 0.25, prev.terms)
 
-    # 1. frames and paths
-    for fr in frames[:MAX_PATHS]:
-        add(Concept(fr.path, "frame", W_FRAME, tuple(_path_stems(fr.path))))
+    # 1. frames and paths; an installed package's frame (site-packages/pkg/x.py) may be this
+    # very project, so it counts too, at half weight: its suffix matches only if it is
+    for fr in frames[: MAX_PATHS * 2]:
+        installed = bool(_THIRD_PARTY_RE.search(fr.path))
+        add(Concept(fr.path, "frame", W_FRAME * (0.5 if installed else 1.0), tuple(_path_stems(fr.path))))
         if fr.function and fr.function not in ("<module>", "<lambda>"):
-            add(_ident_concept(fr.function, W_IDENT))
+            add(_ident_concept(fr.function, W_CODE if installed else W_IDENT))
     frame_paths = {fr.path for fr in frames}
     for p in _paths(text)[:MAX_PATHS]:
         if p in frame_paths or _THIRD_PARTY_RE.search(p):
@@ -108,16 +120,17 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
     ident_counts: Counter[str] = Counter()
     for snippet in inline:
         for m in _IDENT_RE.finditer(snippet):
-            ident_counts[m.group().rstrip("()")] += 3
+            ident_counts[m.group().rstrip("(")] += 3
+    # in code blocks only code-shaped names and calls count: logs are full of plain words
     for block in code_blocks:
         for m in _IDENT_RE.finditer(block):
-            tok = m.group()
-            if looks_like_identifier(tok) or m.group(1) or len(tok) >= 4:
-                ident_counts[tok.rstrip("()")] += 1
+            tok = m.group().rstrip("(")
+            if looks_like_identifier(tok) or m.group(1):
+                ident_counts[tok] += 1
     for m in _IDENT_RE.finditer(prose):
-        tok = m.group()
-        if looks_like_identifier(tok):
-            ident_counts[tok.rstrip("()")] += 2
+        tok = m.group().rstrip("(")
+        if looks_like_identifier(tok) or (m.group(1) and len(tok) >= 3):
+            ident_counts[tok] += 2
     idents = _rank_identifiers(ident_counts)
     for ident, n in idents[:MAX_IDENTS]:
         w = W_IDENT if n >= 2 else W_CODE
@@ -133,7 +146,9 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
     # 4. plain words, ranked by repetition; task verbs and stop words dropped
     word_counts: Counter[str] = Counter()
     first_form: dict[str, str] = {}
-    for m in _WORD_RE.finditer(prose):
+    title = prose.strip().split("\n", 1)[0]
+    # the title says what the issue is about: its words count as if repeated
+    for m in _WORD_RE.finditer(title + "\n" + title + "\n" + prose):
         w = m.group().lower()
         if w.endswith("s") and m.group()[:-1].isupper():
             w = w[:-1]  # APIs -> api
@@ -171,6 +186,12 @@ def _strip_locations(text: str) -> str:
     text = _JS_FRAME_RE.sub(lambda m: " " + (m.group(1) or "") + " ", text)
     text = _PATH_LINE_RE.sub(" ", text)
     return _PATH_RE.sub(" ", text)
+
+
+def _strip_noise(text: str) -> str:
+    for rx in _NOISE_RES:
+        text = rx.sub(" ", text)
+    return text
 
 
 def _ident_concept(ident: str, weight: float) -> Concept:
@@ -227,13 +248,16 @@ def _frames(text: str) -> list[Frame]:
     out = []
     for fr in frames:
         key = (fr.path, fr.line)
-        if key not in seen and not _THIRD_PARTY_RE.search(fr.path):
+        if key not in seen:
             seen.add(key)
             out.append(fr)
-    return out
+    # the project's own frames first; standard-library frames never name project files
+    out = [fr for fr in out if not _STDLIB_RE.search(fr.path)]
+    return sorted(out, key=lambda fr: bool(_THIRD_PARTY_RE.search(fr.path)))
 
 
-_THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules|/lib/python\d|^<|^internal/")
+_STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)|^<frozen|^<string>|^internal/|^node:")
+_THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules")
 
 
 def _paths(text: str) -> list[str]:
