@@ -17,6 +17,8 @@ from .index import FileRow, Index
 from .models import Candidate, Concept, Query
 
 PART_WEIGHT = 0.5
+PATH_HIT = 8.0
+"""BM25-scale evidence of a file named by a path or frame in the task."""
 COMMON_SHARE = 0.35
 """A term in more than this share of files is too common to bring in candidates on its own."""
 
@@ -58,6 +60,10 @@ class SearchCache:
 def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
     """file id → BM25 evidence for one concept (the whole identifier beats its parts)."""
     terms = concept.terms
+    if concept.kind in ("path", "frame"):
+        # a path names files, not words: its parts ("test", "utils") would match everywhere
+        cache.all_files(index)
+        return {fid: PATH_HIT for fid in path_matches(concept.text, cache.by_path or {})}
     if not terms:
         return {}
     if concept.kind == "quoted":
@@ -66,8 +72,6 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     if len(terms) == 1:
         return cache.search(index, terms[0])
     whole, parts = terms[-1], terms[:-1]
-    if concept.kind in ("path", "frame"):
-        whole, parts = terms[-1], terms[:-1]
     out = dict(cache.search(index, whole))
     part_hits = [cache.search(index, p) for p in parts]
     n = len(part_hits)

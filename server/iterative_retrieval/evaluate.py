@@ -99,7 +99,14 @@ def evaluate(
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
     cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition"} and c not in cands][:50]
     max_bm25 = max((c.bm25 for c in cands), default=1.0) or 1.0
-    ident_names = {s.concept.text.split(".")[-1].lower() for s in stats if s.concept.kind == "identifier" and s.task}
+    max_named = max((st.concept.weight for st in stats if st.concept.kind in ("path", "frame")),
+                    default=1.0)
+    ident_mass = {
+        st.concept.text.split(".")[-1].lower(): st.concept.weight * st.idf
+        for st in stats if st.concept.kind == "identifier" and st.task and st.hits
+    }
+    ident_names = set(ident_mass)
+    ident_total = sum(sorted(ident_mass.values(), reverse=True)[:3]) or 1.0
 
     evals: list[Evaluation] = []
     symbols = index.symbols_of_many([c.file_id for c in cands])
@@ -141,12 +148,15 @@ def evaluate(
                 path_mass += 0.5 * m * share
                 path_words.append(st.concept.text if via is None else via.concept.text)
         defines = [s for s in syms if s.name.lower() in ident_names]
-        explicit = 1.0 if c.sources & {"path", "frame"} else 0.0
+        named = [st.concept.weight for st in stats
+                 if st.concept.kind in ("path", "frame") and c.file_id in st.hits]
+        explicit = max(named) / max_named if named else 0.0
         f = {
             "coverage": covered_task / task_mass,
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": c.bm25 / max_bm25,
-            "defines": 1.0 if defines else 0.0,
+            # share of the task's strongest identifiers that this file defines
+            "defines": min(1.0, sum(ident_mass[n] for n in {d.name.lower() for d in defines}) / ident_total),
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": explicit,

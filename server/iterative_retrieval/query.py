@@ -105,10 +105,22 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
 
     # 1. frames and paths; an installed package's frame (site-packages/pkg/x.py) may be this
     # very project, so it counts too, at half weight: its suffix matches only if it is
-    for fr in frames[: MAX_PATHS * 2]:
-        installed = bool(_THIRD_PARTY_RE.search(fr.path))
-        add(Concept(fr.path, "frame", W_FRAME * (0.5 if installed else 1.0), tuple(_path_stems(fr.path))))
+    # Python tracebacks end where the error was raised, JS stacks start there: the frames
+    # nearest the error weigh most
+    py_order = bool(_PY_FRAME_RE.search(text))
+    last_seen = {fr.path: i for i, fr in enumerate(frames)}
+    paths_in_order = sorted(last_seen, key=last_seen.get)
+    if not py_order:
+        paths_in_order.reverse()
+    n = len(paths_in_order)
+    for i, path in enumerate(paths_in_order[-MAX_PATHS * 3 :]):
+        closeness = (i + 1) / min(n, MAX_PATHS * 3)
+        installed = bool(_THIRD_PARTY_RE.search(path))
+        w = W_FRAME * (0.5 if installed else 1.0) * (0.6 + 0.6 * closeness)
+        add(Concept(path, "frame", w, tuple(_path_stems(path))))
+    for fr in frames:
         if fr.function and fr.function not in ("<module>", "<lambda>"):
+            installed = bool(_THIRD_PARTY_RE.search(fr.path))
             add(_ident_concept(fr.function, W_CODE if installed else W_IDENT))
     frame_paths = {fr.path for fr in frames}
     for p in _paths(text)[:MAX_PATHS]:
