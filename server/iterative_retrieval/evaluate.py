@@ -134,19 +134,24 @@ def evaluate(
                 continue
             if st.task:
                 covered_task += m
-                matched_words.append(st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
+                if st.concept.kind not in ("path", "frame"):  # said once as "named in the task"
+                    matched_words.append(
+                        st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
             else:
                 covered_learned += m
             terms = set(st.concept.terms) | (set(via.concept.terms) if via else set())
             share = 1.0 if st.task else 0.5
             if terms & sym_stems:
                 sym_mass += m * share
+            shown = st.concept.text if via is None else via.concept.text
+            if st.concept.kind in ("path", "frame"):
+                shown = ""
             if terms & name_stems:
                 path_mass += m * share
-                path_words.append(st.concept.text if via is None else via.concept.text)
+                path_words.append(shown)
             elif terms & p_stems:
                 path_mass += 0.5 * m * share
-                path_words.append(st.concept.text if via is None else via.concept.text)
+                path_words.append(shown)
         defines = [s for s in syms if s.name.lower() in ident_names]
         named = [st.concept.weight for st in stats
                  if st.concept.kind in ("path", "frame") and c.file_id in st.hits]
@@ -384,12 +389,12 @@ def _reason(ev: Evaluation) -> str:
     elif ev.named:
         bits.append("has " + ", ".join(f"`{n}`" for n in ev.named[:3]))
     words = ev.matched_words
-    path_words = ev.path_words
     if words:
         where = f" ({len(ev.hit_lines)} lines)" if ev.hit_lines else ""
         bits.append("matches " + ", ".join(words[:5]) + where)
-    if path_words:
-        bits.append("path matches " + ", ".join(dict.fromkeys(path_words[:3])))
+    shown = [w for w in dict.fromkeys(ev.path_words) if w]
+    if shown:
+        bits.append("path matches " + ", ".join(shown[:3]))
     links = ev.graph_links
     if links:
         bits.append("; ".join(links[:2]))
