@@ -1,14 +1,17 @@
 // End-to-end test in a real VS Code: code-server 4.100.3 with the .vsix installed, driven by
 // playwright-core in Debian's chromium. Opens a copy of examples/auth-service, runs "Find Context
-// for Task…" from the palette, checks the sidebar's files, opens one from the tree, and saves a
-// screenshot. Prints "N passed, M failed" and exits non-zero on any failure.
+// for Task…" from the palette, checks the sidebar, opens files and regions from the tree, saves
+// the screenshot, then (unless E2E_QUICK=1) excludes a file from the context menu, cancels a slow
+// retrieval from its notification, and breaks the Python setting to see the "missing server"
+// message. Prints "N passed, M failed" and exits non-zero on any failure.
 //
-// Environment: CODE_SERVER (binary), VSIX, PYTHON (has iterative_retrieval), SCREENSHOT (png
-// path), E2E_KEEP=1 keeps the temp folder; E2E_HEADED=1 shows the browser.
+// Environment: CODE_SERVER (binary; default: scripts/install-code-server.sh's in IR_VSCODE_CACHE), VSIX, PYTHON (has iterative_retrieval), SCREENSHOT (png
+// path), CHROMIUM; E2E_QUICK=1 stops after the screenshot; E2E_KEEP=1 keeps the temp folder;
+// E2E_HEADED=1 shows the browser.
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -16,19 +19,21 @@ import { chromium } from 'playwright-core';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLIENT = resolve(HERE, '..');
 const REPO = resolve(CLIENT, '..');
-const CODE_SERVER = process.env.CODE_SERVER ?? join(CLIENT, '.cache/code-server/node_modules/.bin/code-server');
+const CACHE = process.env.IR_VSCODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iterative-retrieval-vscode');
+const CODE_SERVER = process.env.CODE_SERVER ?? join(CACHE, 'code-server/node_modules/.bin/code-server');
 const VSIX = process.env.VSIX ?? join(CLIENT, 'iterative-retrieval.vsix');
 const SCREENSHOT = process.env.SCREENSHOT ?? join(REPO, 'docs/images/vscode-sidebar.png');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const QUICK = process.env.E2E_QUICK === '1';
 const TASK = 'Fix the authentication token expiry bug';
 const EXPECTED = ['tokens.ts', 'auth.ts', 'session-manager.ts', 'jwt-utils.ts'];
 const PYTHON = process.env.PYTHON ?? execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim();
 
 const results = [];
-let page;
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
+/** Runs one named check; a failure is recorded and ends the run (later checks depend on it). */
 async function check(name, fn) {
   try {
     await fn();
@@ -56,8 +61,7 @@ async function waitHealthy(url, ms) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     try {
-      const r = await fetch(url);
-      if (r.ok) return;
+      if ((await fetch(url)).ok) return;
     } catch {
       // not up yet
     }
@@ -66,7 +70,7 @@ async function waitHealthy(url, ms) {
   throw new Error(`code-server did not answer ${url} within ${ms} ms`);
 }
 
-function tailFiles(dir, pattern, lines = 40) {
+function printLogs(dir, pattern, lines = 40) {
   if (!existsSync(dir)) return;
   const walk = (d) => readdirSync(d).flatMap((n) => {
     const p = join(d, n);
@@ -78,6 +82,8 @@ function tailFiles(dir, pattern, lines = 40) {
   }
 }
 
+const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 async function main() {
   for (const [what, p] of [['code-server', CODE_SERVER], ['vsix', VSIX], ['chromium', CHROMIUM]]) {
     if (!existsSync(p)) throw new Error(`${what} not found at ${p}`);
@@ -88,7 +94,8 @@ async function main() {
   const ws = join(work, 'auth-service');
   cpSync(join(REPO, 'examples/auth-service'), ws, { recursive: true });
   mkdirSync(join(dirs.data, 'User'), { recursive: true });
-  writeFileSync(join(dirs.data, 'User/settings.json'), JSON.stringify({
+  const settingsFile = join(dirs.data, 'User/settings.json');
+  const baseSettings = {
     'iterativeRetrieval.server.pythonPath': PYTHON,
     'iterativeRetrieval.cacheDir': join(work, 'index-cache'),
     'workbench.startupEditor': 'none',
@@ -102,13 +109,16 @@ async function main() {
     'chat.commandCenter.enabled': false,
     'workbench.colorTheme': 'Default Dark Modern',
     'window.commandCenter': false,
-  }, null, 2));
+    'typescript.tsserver.experimental.enableProjectDiagnostics': false,
+  };
+  writeFileSync(settingsFile, JSON.stringify(baseSettings, null, 2));
   writeFileSync(join(dirs.cfg, 'config.yaml'), 'auth: none\ncert: false\n');
   const env = { ...process.env, XDG_CONFIG_HOME: join(dirs.xdg, 'config'), XDG_DATA_HOME: join(dirs.xdg, 'data'), XDG_CACHE_HOME: join(dirs.xdg, 'cache') };
   const common = ['--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--config', join(dirs.cfg, 'config.yaml'), '--extensions-dir', dirs.ext, '--user-data-dir', dirs.data];
 
   let server;
   let context;
+  let page;
   try {
     await check('the .vsix installs into code-server', async () => {
       const out = execFileSync(CODE_SERVER, [...common, '--install-extension', VSIX], { env, timeout: 60000 }).toString();
@@ -116,12 +126,7 @@ async function main() {
     });
 
     const port = await freePort();
-    const csLog = join(work, 'code-server.log');
-    server = spawn(CODE_SERVER, [...common, '--bind-addr', `127.0.0.1:${port}`, ws], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks = [];
-    server.stdout.on('data', (d) => chunks.push(d));
-    server.stderr.on('data', (d) => chunks.push(d));
-    server.on('exit', () => writeFileSync(csLog, Buffer.concat(chunks)));
+    server = spawn(CODE_SERVER, [...common, '--bind-addr', `127.0.0.1:${port}`, ws], { env, detached: true, stdio: 'ignore' });
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, 30000);
     log(`code-server up on ${port}`);
 
@@ -135,55 +140,94 @@ async function main() {
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
-    // Let the workbench settle (explorer restored, extensions registered).
-    await page.waitForSelector('.part.activitybar', { timeout: 30000 });
 
-    await check('the palette runs "Iterative Retrieval: Find Context for Task…" and takes the task', async () => {
-      // The extension's contributions are in once its activity-bar entry shows.
-      await page.locator('.activitybar .action-item a[aria-label^="Iterative Retrieval"]').first().waitFor({ timeout: 30000 });
-      log('activity-bar entry present');
-      const input = page.locator('.quick-input-widget input');
-      const command = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Iterative Retrieval: Find Context for Task' }).first();
-      // The palette lists the commands known when it opens: reopen it until ours is there.
+    const quickInput = page.locator('.quick-input-widget input');
+    const toast = (text) => page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+    const rows = sidebar.locator('.pane:has(.pane-header:has-text("Context")) .monaco-list-row');
+    // The row whose label is exactly `name` (reasons mention other files' names).
+    const row = (name) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(name)}$`) }) }).first();
+    const labels = () => rows.locator('.label-name').allInnerTexts();
+
+    /** Runs a command from the palette (F1), reopening it until the command is listed. */
+    async function palette(title) {
+      const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
       for (let attempt = 1; ; attempt++) {
         await page.keyboard.press('F1');
-        await input.waitFor({ state: 'visible', timeout: 15000 });
-        await page.keyboard.type('Iterative Retrieval: Find Context for Task', { delay: 5 });
+        await quickInput.waitFor({ state: 'visible', timeout: 15000 });
+        await page.keyboard.type(title, { delay: 5 });
         try {
-          await command.waitFor({ timeout: 5000 });
+          await item.waitFor({ timeout: 4000 });
           break;
         } catch (err) {
-          log(`palette attempt ${attempt}: command not listed yet`);
+          // The palette lists the commands known when it opens.
+          log(`palette attempt ${attempt}: "${title}" not listed yet`);
           if (attempt >= 8) throw err;
           await page.keyboard.press('Escape');
           await page.waitForTimeout(1000);
         }
       }
       await page.keyboard.press('Enter');
-      // Our own quick pick: a new title and placeholder.
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Context for Task' }).waitFor({ timeout: 30000 });
-      await page.keyboard.type(TASK, { delay: 5 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: TASK }).first().waitFor({ timeout: 5000 });
-      await page.keyboard.press('Enter');
-    });
+    }
 
-    const sidebar = page.locator('#workbench\\.parts\\.sidebar');
-    const rows = sidebar.locator('.pane:has(.pane-header:has-text("Context")) .monaco-list-row');
-    const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // The row whose label is exactly `name` (reasons mention other files' names).
-    const row = (name) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escape(name)}$`) }) }).first();
-    await check('the sidebar shows the task and the ranked files tokens.ts, auth.ts, session-manager.ts, jwt-utils.ts', async () => {
-      await sidebar.locator('.monaco-list-row', { hasText: 'jwt-utils.ts' }).first().waitFor({ timeout: 90000 });
-      const labels = await rows.locator('.label-name').allInnerTexts();
-      log(`rows: ${JSON.stringify(labels)}`);
-      for (const name of EXPECTED) {
-        if (!labels.includes(name)) throw new Error(`${name} not in ${JSON.stringify(labels)}`);
+    /**
+     * Replaces the user settings through the settings.json editor, as a user would (code-server
+     * does not notice a settings file written behind its back).
+     */
+    async function editSettings(extra) {
+      await palette('Preferences: Open User Settings (JSON)');
+      await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 15000 });
+      await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+      // One line, so that the editor's auto-indent has nothing to do.
+      await page.keyboard.insertText(JSON.stringify({ ...baseSettings, ...extra }));
+      await page.keyboard.press('Control+S');
+      const want = JSON.stringify({ ...baseSettings, ...extra });
+      const end = Date.now() + 15000;
+      while (JSON.stringify(JSON.parse(readFileSync(settingsFile, 'utf8') || '{}')) !== want) {
+        if (Date.now() > end) throw new Error(`settings.json was not saved: ${readFileSync(settingsFile, 'utf8').slice(0, 300)}`);
+        await page.waitForTimeout(200);
       }
-      if (!labels.includes(TASK)) throw new Error('the task row is missing');
-      if (!labels.includes('Trace')) throw new Error('the Trace row is missing');
+    }
+
+    /** Waits until the extension restarts the server after a settings change, and it is ready. */
+    async function waitForRestart() {
+      const t = Date.now();
+      await page.locator('.statusbar-item', { hasText: /Retrieval/ }).first().waitFor({ timeout: 60000 });
+      await page.locator('.statusbar-item', { hasText: /\d+ files/ }).first().waitFor({ timeout: 30000 });
+      log(`server restarted after ${Date.now() - t} ms`);
+    }
+
+    async function findContext(task) {
+      await palette('Iterative Retrieval: Find Context for Task');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Context for Task' }).waitFor({ timeout: 30000 });
+      await page.keyboard.type(task, { delay: 5 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: task }).first().waitFor({ timeout: 5000 });
+      await page.keyboard.press('Enter');
+    }
+
+    await check('the activity-bar icon opens the view with its welcome button', async () => {
+      const icon = page.locator('.activitybar .action-item a[aria-label^="Iterative Retrieval"]').first();
+      await icon.waitFor({ timeout: 30000 });
+      await icon.click();
+      await sidebar.locator('.welcome-view-content .monaco-button', { hasText: 'Find Context for Task' }).waitFor({ timeout: 20000 });
     });
 
-    await check('file rows show relevance, a bar and the reason', async () => {
+    await check('the palette runs "Iterative Retrieval: Find Context for Task…" and takes the task', async () => {
+      await findContext(TASK);
+    });
+
+    await check('the sidebar shows the task and the ranked files tokens.ts, auth.ts, session-manager.ts, jwt-utils.ts', async () => {
+      await row('jwt-utils.ts').waitFor({ timeout: 90000 });
+      const shown = await labels();
+      log(`rows: ${JSON.stringify(shown)}`);
+      for (const name of [TASK, ...EXPECTED, 'Trace']) {
+        if (!shown.includes(name)) throw new Error(`${name} not in ${JSON.stringify(shown)}`);
+      }
+    });
+
+    await check('file rows show relevance, a bar, the folder and the reason', async () => {
       const description = await row('tokens.ts').locator('.label-description').innerText();
       if (!/^\d\.\d\d [▰▱]{5}\s+src\/auth · .+/.test(description)) throw new Error(`description: ${description}`);
     });
@@ -206,11 +250,9 @@ async function main() {
     });
 
     await check('the Trace node lists the cycles with their keywords', async () => {
-      const trace = row('Trace');
-      await trace.locator('.monaco-tl-twistie').click();
-      const cycle = row('Cycle 1');
-      await cycle.waitFor({ timeout: 10000 });
-      await cycle.locator('.monaco-tl-twistie').click();
+      await row('Trace').locator('.monaco-tl-twistie').click();
+      await row('Cycle 1').waitFor({ timeout: 10000 });
+      await row('Cycle 1').locator('.monaco-tl-twistie').click();
       await row('Keywords').waitFor({ timeout: 10000 });
       const kw = await row('Keywords').locator('.label-description').innerText();
       if (!/token/.test(kw)) throw new Error(`keywords: ${kw}`);
@@ -221,7 +263,7 @@ async function main() {
     });
 
     await check('a screenshot of the sidebar is saved', async () => {
-      // Widen the sidebar so that the reasons show, and hover a file for its tooltip.
+      // Widen the sidebar so that the reasons show.
       const box = await sidebar.boundingBox();
       if (box) {
         const x = box.x + box.width - 1;
@@ -230,13 +272,87 @@ async function main() {
         await page.mouse.move(x + 300, box.y + box.height / 2, { steps: 8 });
         await page.mouse.up();
       }
-      await row('auth.ts').locator('.label-name').hover();
-      await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Relevance' }).first().waitFor({ timeout: 5000 }).catch(() => log('no hover shown'));
+      await page.mouse.move(1200, 700);
+      await page.waitForTimeout(300);
       mkdirSync(dirname(SCREENSHOT), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
       if (statSync(SCREENSHOT).size < 10000) throw new Error('screenshot too small');
       log(`screenshot: ${SCREENSHOT}`);
     });
+
+    if (!QUICK) {
+      await check('"Copy Context as Markdown" puts the server-rendered context on the clipboard', async () => {
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
+        await palette('Iterative Retrieval: Copy Context as Markdown');
+        let text = '';
+        for (let i = 0; i < 50 && !text.startsWith('## Context for:'); i++) {
+          await page.waitForTimeout(200);
+          text = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+        }
+        if (!text.startsWith(`## Context for: ${TASK}`)) throw new Error(`clipboard: ${text.slice(0, 200)}`);
+        if (!/\| 1 \| \d\.\d\d \(high\) \| `src\/auth\//.test(text) || !text.includes('```typescript')) throw new Error(`markdown: ${text.slice(0, 400)}`);
+      });
+
+      await check('the chat participant, language-model tool and MCP provider register (or say why not)', async () => {
+        const logs = readdirSync(join(dirs.data, 'logs'), { recursive: true }).map(String).filter((f) => f.endsWith('Iterative Retrieval.log'));
+        const text = logs.map((f) => readFileSync(join(dirs.data, 'logs', f), 'utf8')).join('\n');
+        for (const what of ['chat participant @context', 'language-model tool findContext', 'MCP server definition provider']) {
+          if (!new RegExp(`(Registered the|No) ${escapeRe(what)}`).test(text)) throw new Error(`no word about the ${what} in the log`);
+        }
+      });
+
+      await check('the context menu\'s "Exclude This File and Rerun" drops the file', async () => {
+        // The lowest-ranked file: the last file row before the Trace (region rows say "lines …").
+        const shown = await labels();
+        const victim = shown.slice(1, shown.indexOf('Trace')).filter((l) => !/^lines? \d/.test(l)).at(-1);
+        await row(victim).click({ button: 'right' });
+        await page.locator('.context-view .action-label', { hasText: 'Exclude This File and Rerun' }).click();
+        await row(TASK).locator('.label-description', { hasText: '1 excluded' }).waitFor({ timeout: 60000 });
+        const now = await labels();
+        log(`excluded ${victim}: ${JSON.stringify(now)}`);
+        if (now.includes(victim)) throw new Error(`${victim} still shown: ${JSON.stringify(now)}`);
+        if (!now.some((n) => EXPECTED.includes(n))) throw new Error(`no file left: ${JSON.stringify(now)}`);
+      });
+
+      await check('"Find Context for Selection" uses the editor\'s selection as the task', async () => {
+        // The region opened above is still selected in session-manager.ts.
+        await palette('Iterative Retrieval: Find Context for Selection');
+        const task = rows.filter({ has: page.locator('.label-name', { hasText: /^import \{ config \}/ }) }).first();
+        await task.waitFor({ timeout: 30000 });
+        await task.locator('.label-description', { hasText: /\d+ files? ·/ }).waitFor({ timeout: 60000 });
+        log(`rows: ${JSON.stringify(await labels())}`);
+      });
+
+      await check('cancelling a slow retrieval from its notification stops it and keeps the last result', async () => {
+        // A server that sleeps at every progress step (the server's test hook), through server.command.
+        await editSettings({ 'iterativeRetrieval.server.command': ['env', 'ITERATIVE_RETRIEVAL_LSP_SLOW=4', PYTHON, '-m', 'iterative_retrieval', 'serve'] });
+        await waitForRestart();
+        const before = await labels();
+        await findContext('Where are invoices computed');
+        const note = toast('finding context');
+        await note.waitFor({ timeout: 20000 });
+        await row('Where are invoices computed').waitFor({ timeout: 10000 });
+        await note.locator('.monaco-button', { hasText: 'Cancel' }).click();
+        await note.waitFor({ state: 'detached', timeout: 5000 });
+        await row(before[0]).waitFor({ timeout: 5000 });
+        const after = await labels();
+        if (JSON.stringify(after.slice(0, 3)) !== JSON.stringify(before.slice(0, 3))) throw new Error(`before ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
+        // The server keeps serving: the index status answers.
+        await palette('Iterative Retrieval: Show Index Status');
+        await toast(/Index ready · \d+ files/).waitFor({ timeout: 30000 });
+        await palette('Notifications: Clear All Notifications');
+      });
+
+      await check('a Python without the server gets a message with the install command and "Open Settings"', async () => {
+        await editSettings({ 'iterativeRetrieval.server.pythonPath': join(work, 'no-such-python') });
+        const note = toast('Python was not found');
+        await note.waitFor({ timeout: 30000 });
+        const text = await note.innerText();
+        if (!/pip install iterative-retrieval/.test(text)) throw new Error(`message: ${text}`);
+        await note.locator('.monaco-button', { hasText: 'Open Settings' }).click();
+        await page.locator('.tabs-container .tab.active', { hasText: 'Settings' }).waitFor({ timeout: 15000 });
+      });
+    }
   } catch (err) {
     if (!results.some((r) => !r.ok)) results.push({ name: 'setup', ok: false, err });
     console.error(err?.stack ?? String(err));
@@ -245,7 +361,7 @@ async function main() {
       await page.screenshot({ path: shot }).catch(() => undefined);
       console.error(`failure screenshot: ${shot}`);
     }
-    tailFiles(join(dirs.data, 'logs'), /(exthost|Iterative Retrieval|remoteagent).*\.log$/);
+    printLogs(join(dirs.data, 'logs'), /(Iterative Retrieval|remoteexthost)\.log$/);
     process.env.E2E_KEEP = '1';
   } finally {
     await context?.close().catch(() => undefined);

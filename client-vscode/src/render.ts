@@ -72,6 +72,11 @@ export function basename(path: string): string {
   return i < 0 ? path : path.slice(i + 1);
 }
 
+/** Markdown-ish text as plain text for a one-line description: drops code-span backticks. */
+export function plainText(text: string): string {
+  return text.replace(/`([^`]*)`/g, '$1');
+}
+
 /** Escapes the few characters that would break a Markdown table cell. */
 export function tableCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

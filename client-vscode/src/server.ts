@@ -41,6 +41,7 @@ export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient | undefined> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
+  private readonly restartWaiters: (() => void)[] = [];
   private readonly stateEmitter = new vscode.EventEmitter<{ state: ServerState; detail?: string }>();
   readonly onDidChangeState = this.stateEmitter.event;
   private _state: ServerState = 'stopped';
@@ -138,8 +139,14 @@ export class ServerManager implements vscode.Disposable {
       client.registerFeature(f);
     }
     client.onDidChangeState((e) => {
-      if (e.newState === State.Stopped && this.client === client && this._state === 'running') {
+      if (this.client !== client) {
+        return;
+      }
+      // vscode-languageclient restarts a crashed server a few times by itself.
+      if (e.newState === State.Stopped && this._state === 'running') {
         this.setState('failed', 'the server stopped');
+      } else if (e.newState === State.Running && this._state === 'failed') {
+        this.setState('running');
       }
     });
     try {
@@ -181,11 +188,13 @@ export class ServerManager implements vscode.Disposable {
       clearTimeout(this.restartTimer);
     }
     return new Promise((resolve) => {
+      this.restartWaiters.push(resolve);
       this.restartTimer = setTimeout(() => {
         this.restartTimer = undefined;
+        const waiters = this.restartWaiters.splice(0);
         void this.stop()
           .then(() => this.ensureStarted())
-          .then(() => resolve());
+          .finally(() => waiters.forEach((w) => w()));
       }, RESTART_DEBOUNCE_MS);
     });
   }
@@ -239,10 +248,10 @@ export class ServerManager implements vscode.Disposable {
 
   private async tellMissing(launch: ServerLaunch, reason: 'no-python' | 'no-package' | 'error', detail: string): Promise<void> {
     const python = launch.python ?? 'python3';
-    const install = `${quote(python)} -m pip install ${PIP_PACKAGE}`;
+    const install = `${quote(reason === 'no-python' ? 'python3' : python)} -m pip install ${PIP_PACKAGE}`;
     const text =
       reason === 'no-python'
-        ? `${EXTENSION_NAME}: Python was not found (${python}). Set "${CONFIG_SECTION}.server.pythonPath" to a Python that has the server, or install it with: ${install}`
+        ? `${EXTENSION_NAME}: Python was not found (${python}). Set "${CONFIG_SECTION}.server.pythonPath" to a Python 3.11+ that has the server; install it with: ${install}`
         : reason === 'no-package'
           ? `${EXTENSION_NAME}: the server is not installed for ${python}. Install it with: ${install} (or from a checkout: pip install -e .), or set "${CONFIG_SECTION}.server.pythonPath".`
           : `${EXTENSION_NAME}: ${python} could not load the server: ${detail}`;

@@ -10,6 +10,7 @@ import {
   fenceLanguage,
   fileTooltip,
   oneLine,
+  plainText,
   regionHeadline,
   regionLabel,
   relevanceBar,
@@ -54,6 +55,10 @@ test('fence language follows the extension, and fences outgrow backticks in the 
   assert.equal(fenceLanguage('.env'), '');
   assert.equal(codeBlock('a.md', 'x ``` y'), '````markdown\nx ``` y\n````');
   assert.equal(codeBlock('a.py', '1\n2\n3', 2), '```python\n1\n2\n…\n```');
+});
+
+test('plain text drops code-span backticks for one-line descriptions', () => {
+  assert.equal(plainText('has `issueRefreshToken`, `IssuedToken`; matches token'), 'has issueRefreshToken, IssuedToken; matches token');
 });
 
 test('table cells escape pipes and newlines', () => {

@@ -38,7 +38,7 @@ test('a result shows the task, the ranked files in order, then the trace', () =>
 
 test('a file row carries relevance, bar, folder and reason, and a band icon', () => {
   const tokens = done()[1];
-  assert.ok(tokens.description?.startsWith('0.96 ▰▰▰▰▰  src/auth · has `issueRefreshToken`'), tokens.description);
+  assert.ok(tokens.description?.startsWith('0.96 ▰▰▰▰▰  src/auth · has issueRefreshToken, issueAccessToken'), tokens.description);
   assert.deepEqual(tokens.icon, { id: 'circle-large-filled', color: 'charts.green' });
   assert.equal(tokens.collapse, 'collapsed');
   assert.match(tokens.tooltip ?? '', /^#1 · \*\*src\/auth\/tokens\.ts\*\*/);
