@@ -25,12 +25,12 @@ from .tokenize import path_terms, stem, stemmed_terms
 BIAS = -5.5
 W_COVERAGE = 1.8
 W_BM25 = 3.6
-W_DEFINES = 0.6
+W_DEFINES = 2.0
 W_SYMBOL_TERMS = 2.4
 W_PATH_TERMS = 2.1
 W_EXPLICIT = 3.0
 W_GRAPH = 0.8
-W_LEARNED = 0.5
+W_LEARNED = 0.9
 KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
@@ -98,6 +98,10 @@ def evaluate(
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
     cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition"} and c not in cands][:50]
+    # half of the BM25 feature is the task's own concepts (stand-ins at their share): learned
+    # terms come from the best files themselves, so they may lift a file, not crown it
+    task_bm25 = {c.file_id: _task_bm25(c.file_id, task_stats, subs) for c in cands}
+    max_task_bm25 = max(task_bm25.values(), default=1.0) or 1.0
     max_bm25 = max((c.bm25 for c in cands), default=1.0) or 1.0
     max_named = max((st.concept.weight for st in stats if st.concept.kind in ("path", "frame")),
                     default=1.0)
@@ -159,7 +163,7 @@ def evaluate(
         f = {
             "coverage": covered_task / task_mass,
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
-            "bm25": c.bm25 / max_bm25,
+            "bm25": (0.5 * task_bm25[c.file_id] / max_task_bm25 + 0.5 * c.bm25 / max_bm25),
             # share of the task's strongest identifiers that this file defines
             "defines": min(1.0, sum(ident_mass[n] for n in {d.name.lower() for d in defines}) / ident_total),
             "symbol_terms": min(sym_mass / task_mass, 1.0),
@@ -214,6 +218,17 @@ def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[s
     used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
     own = {s.name for s in ev.symbols}
     return sorted(u for u in used - own if len(u) > 3)[:400]
+
+
+def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[ConceptStats]]) -> float:
+    total = 0.0
+    for st in task_stats:
+        score = st.hits.get(fid, 0.0)
+        if not score:
+            score = max((SUBSTITUTE_SHARE * x.hits.get(fid, 0.0) for x in subs.get(st.concept.text, ())),
+                        default=0.0)
+        total += st.concept.weight * score
+    return total
 
 
 def _kind_code(kind: str) -> float:
