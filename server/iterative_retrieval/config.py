@@ -72,7 +72,5 @@ def ablated(signal: str) -> bool:
 
     Only bench/quality sets it, to measure each signal's share; users never need it.
     """
-    return signal in _ABLATE
-
-
-_ABLATE = frozenset(s.strip() for s in os.environ.get("IR_ABLATE", "").split(",") if s.strip())
+    value = os.environ.get("IR_ABLATE")
+    return bool(value) and signal in {s.strip() for s in value.split(",")}
