@@ -3,8 +3,9 @@
 Both see the files `iterative_retrieval.workspace.Scope` admits (the engine's own file set,
 tests and docs included), minus binary files and files over 1 MB, which no system can send.
 Tokenization is code-aware and deliberately independent of the engine's: identifiers are split
-at `_` and camelCase boundaries and lower-cased, the whole compound is kept too, English stop
-words (bm25s' list) and one-character tokens are dropped, and every file gets its path's tokens.
+at `_` and camelCase boundaries and lower-cased; parts of one character or only digits are
+dropped, English stop words (NLTK's list) too; a compound of two or more parts is also kept whole;
+every file gets its path's tokens.
 """
 
 from __future__ import annotations
@@ -18,27 +19,34 @@ from pathlib import Path
 
 import numpy as np
 
-try:
-    from bm25s.stopwords import STOPWORDS_EN
-except ImportError:  # bm25s missing: the BM25 baseline reports it; the keyword one still runs
-    STOPWORDS_EN = ("a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in",
-                    "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the",
-                    "their", "then", "there", "these", "they", "this", "to", "was", "will", "with")
+# NLTK's English stop-word list (the usual one), as the tokenizer sees it: apostrophes split words,
+# so only the alphabetic pieces matter.
+_STOP_TEXT = """
+i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+hers herself it its itself they them their theirs themselves what which who whom this that these
+those am is are was were be been being have has had having do does did doing a an the and but if
+or because as until while of at by for with about against between into through during before after
+above below to from up down in out on off over under again further then once here there when where
+why how all any both each few more most other some such no nor not only own same so than too very
+can will just don should now ll re ve ain aren couldn didn doesn hadn hasn haven isn ma mightn
+mustn needn shan shouldn wasn weren won wouldn
+"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
 
 MAX_FILE_BYTES = 1_000_000
-STOP = frozenset(STOPWORDS_EN)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _IDENT_MEMO: dict[str, tuple[str, ...]] = {}
 
 
 def identifier_tokens(ident: str) -> tuple[str, ...]:
-    """`getUserById` → ('get', 'user', 'id', 'getuserbyid'): kept parts, then the whole."""
+    """`getUserById` → ('get', 'user', 'id', 'getuserbyid'): parts but stop words, then the whole."""
     hit = _IDENT_MEMO.get(ident)
     if hit is not None:
         return hit
     parts = [p.lower() for chunk in ident.split("_") if chunk for p in _CAMEL.findall(chunk)]
-    out = [p for p in parts if len(p) > 1 and p not in STOP and not p.isdigit()]
+    parts = [p for p in parts if len(p) > 1 and not p.isdigit()]
+    out = [p for p in parts if p not in STOP_WORDS]
     if len(parts) > 1:
         out.append(ident.lower())
     res = tuple(out)
@@ -121,6 +129,15 @@ class Corpus:
             tokens.append(cache.tokens(data) + tuple(path_tokens(f.rel)))
             sizes[f.rel] = (text_len, data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1))
         return cls(root, paths, tokens, sizes, skipped)
+
+    def lines_in_prefix(self, rel: str, chars: int) -> int:
+        """Complete lines within the first `chars` characters of a file."""
+        try:
+            with open(os.path.join(self.root, rel), "rb") as fh:
+                text = fh.read().decode("utf-8", errors="replace")
+        except OSError:
+            return 0
+        return text[:chars].count("\n")
 
 
 def query_tokens(task: str) -> list[str]:

@@ -7,7 +7,7 @@ triple with 1-based inclusive lines. Nothing here reads files or keeps state.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 KS = (1, 3, 5, 10)
 Region = tuple[str, int, int]
@@ -101,25 +101,34 @@ def ranking_at_cycle(rankings: Sequence[Sequence[str]], cycle: int) -> Sequence[
 
 def pack_whole_files(
     ranking: Sequence[str], sizes: dict[str, tuple[int, int]], budget_tokens: int,
-    chars_per_token: int = 4,
-) -> list[Region]:
-    """Send ranked files whole (tokens = chars / 4) while they fit the budget.
+    lines_in_prefix: Callable[[str, int], int], chars_per_token: int = 4,
+) -> tuple[list[Region], int]:
+    """Send ranked files whole until the budget (tokens = chars / 4) is spent.
 
-    `sizes` maps path → (characters, lines). A file that does not fit is skipped and the next
-    ones are tried, so the budget is spent on whole files only; packing stops when it is spent.
+    `sizes` maps path → (characters, lines); `lines_in_prefix(path, n)` counts the complete
+    lines within a file's first n characters. The file that crosses the budget is cut to those
+    lines. Returns the regions and the characters they hold.
     """
-    left = budget_tokens
+    left = budget_tokens * chars_per_token
     out: list[Region] = []
+    used = 0
     for p in ranking:
         if left <= 0:
             break
         chars, lines = sizes.get(p, (0, 0))
-        cost = math.ceil(chars / chars_per_token)
-        if lines <= 0 or cost > left:
+        if lines <= 0:
             continue
-        out.append((p, 1, lines))
-        left -= cost
-    return out
+        if chars <= left:
+            out.append((p, 1, lines))
+            left -= chars
+            used += chars
+            continue
+        n = lines_in_prefix(p, left)
+        if n > 0:
+            out.append((p, 1, n))
+        used += left
+        left = 0
+    return out, used
 
 
 def mean(xs: Iterable[float | None]) -> float | None:

@@ -131,6 +131,23 @@ def _ablation_summary(ablation: dict[str, list[dict]]) -> dict:
     return out
 
 
+METHOD = (
+    ("- Trees: the `base` commit of each task, materialized by bench-dev's materialize.py; a "
+     "missing tree is reported and its task skipped."),
+    ("- ours: one `Engine` per tree (index cache in the --cache-dir), `retrieve(task)` with "
+     "default settings; ranking = the returned files, then the rest of the last cycle's "
+     "ranking (so R@10 can count files past `max_files`)."),
+    ("- Baselines see the files `iterative_retrieval.workspace.Scope` admits (tests and docs "
+     "included), minus binary files and files over 1 MB. Tokens: identifiers split at `_` "
+     "and camelCase, lower-cased, plus the whole compound; English stop words (NLTK's list), "
+     "one-character and digit-only parts dropped; each file also gets its path's tokens. "
+     "BM25 is bm25s' default (Lucene, k1 1.5, b 0.75) over whole files; keywords ranks files "
+     "by how many distinct task tokens they contain (ties in path order)."),
+    ("- BM25 whole-file context: files in BM25 order, sent whole until 8000 tokens "
+     "(chars/4) are spent; the file that crosses the budget is cut to the lines that fit."),
+)
+
+
 # -- Markdown -----------------------------------------------------------------------------------
 
 def _f(x, digits: int = 3) -> str:
@@ -140,6 +157,12 @@ def _f(x, digits: int = 3) -> str:
         s = f"{x:.{digits}f}"
         return s[1:] if s.startswith("0.") and digits == 3 else s
     return str(x)
+
+
+def _signed(x) -> str:
+    if x is None:
+        return "–"
+    return ("+" if x >= 0 else "−") + f"{abs(x):.3f}".lstrip("0")
 
 
 def _s(x) -> str:
@@ -158,12 +181,16 @@ def render_markdown(meta: dict, summary: dict) -> str:
     L += [
         f"- date: {meta['date']}; wall time {meta['seconds']:.0f} s",
         f"- command: `{meta['command']}`",
-        f"- machine: nproc {meta['nproc']}, Python {meta['python']} ({meta['platform']}); "
-        f"jobs {meta['jobs']}",
+        (f"- machine: nproc {meta['nproc']}, Python {meta['python']} ({meta['platform']}); "
+         f"jobs {meta['jobs']}"),
         f"- tasks: {meta['tasks_selected']} selected from `{meta['tasks_file']}`, "
         f"{meta['trees']} trees; missing trees (skipped): {len(meta['missing'])}"
         + (f" ({', '.join(meta['missing'][:10])})" if meta["missing"] else ""),
     ]
+    if meta.get("engine_fingerprint"):
+        L.append(f"- engine sources: sha1 {meta['engine_fingerprint']} (of server/iterative_retrieval/*.py)"
+                 + ("; WARNING: they changed during the run" if meta.get("engine_changed_during_run")
+                    else ""))
     if meta.get("ir_ablate_env"):
         L.append(f"- note: IR_ABLATE={meta['ir_ablate_env']} was set for the main run")
     if meta["jobs"] > 1:
@@ -180,31 +207,30 @@ def render_markdown(meta: dict, summary: dict) -> str:
             rows.append([f"{LABELS[s]}: README reference", "195"]
                         + [_f(REFERENCE[s][k]) for k in MAIN_KEYS] + [""])
     L += _table(["system", "tasks", *MAIN_KEYS, "errors"], rows)
-    L += ["R@k: share of the gold files in the top k, averaged per task; MRR: 1 / rank of the first "
-          "gold file; Acc@5: every gold file in the top 5. A task whose run failed counts as a miss.",
-          ""]
+    L += [("R@k: share of the gold files in the top k, averaged per task; MRR: 1 / rank of the "
+           "first gold file; Acc@5: every gold file in the top 5. A task whose run failed counts "
+           "as a miss."), ""]
 
-    if len(summary["per_repo"]) > 1 or True:
-        L += ["## Per repository (R@5 / MRR / Acc@5)", ""]
-        rows = []
-        for repo, by in summary["per_repo"].items():
-            n = next(iter(by.values()))["n"]
-            rows.append([repo, str(n)] + [
-                f"{_f(by[s]['R@5'])} / {_f(by[s]['MRR'])} / {_f(by[s]['Acc@5'])}" for s in systems])
-        L += _table(["repo", "tasks", *[LABELS.get(s, s) for s in systems]], rows)
+    L += ["## Per repository (R@5 / MRR / Acc@5)", ""]
+    rows = []
+    for repo, by in summary["per_repo"].items():
+        n = next(iter(by.values()))["n"]
+        rows.append([repo, str(n)] + [
+            f"{_f(by[s]['R@5'])} / {_f(by[s]['MRR'])} / {_f(by[s]['Acc@5'])}" for s in systems])
+    L += _table(["repo", "tasks", *[LABELS.get(s, s) for s in systems]], rows)
 
     if "ours" in summary:
         o = summary["ours"]
         L += ["## ours: confidence and cycles", ""]
-        L += [f"- precision of the files returned at relevance >= 0.7: {_f(o['precision_high'])} "
-              f"({o['high_files']} files, {_f(o['mean_high_files'], 2)} per task; "
-              f"{o['tasks_with_high']} of {summary['systems']['ours']['n']} tasks had any)",
+        L += [(f"- precision of the files returned at relevance >= 0.7: {_f(o['precision_high'])} "
+               f"({o['high_files']} files, {_f(o['mean_high_files'], 2)} per task; "
+               f"{o['tasks_with_high']} of {summary['systems']['ours']['n']} tasks had any)"),
               f"- mean cycles: {_f(o['mean_cycles'], 2)}; cycles run → tasks: "
               + ", ".join(f"{k} → {v}" for k, v in o["cycle_hist"].items()), ""]
         rows = [[str(i + 1), _f(r)] for i, r in enumerate(o["cycle_r5"])]
         rows.append(["final (returned files, then the last ranking)", _f(o["final_r5"])])
-        L += ["Recall@5 after each cycle (the merged ranking the trace records; a loop that "
-              "stopped earlier keeps its last ranking; failed tasks left out):", ""]
+        L += [("Recall@5 after each cycle (the merged ranking the trace records; a loop that "
+               "stopped earlier keeps its last ranking; failed tasks left out):"), ""]
         L += _table(["after cycle", "R@5"], rows)
 
     if summary["lines"]:
@@ -219,8 +245,8 @@ def render_markdown(meta: dict, summary: dict) -> str:
                 rows.append(["same: reference from the issue", _f(REFERENCE_LINE_RECALL_BM25), "", "", ""])
         L += _table(["context", "LineRecall (mean per task)", "LineRecall (micro)",
                      "lines sent / task", "tokens sent / task"], rows)
-        L += ["LineRecall: share of the gold lines (the lines of the gold files the fix removed or "
-              "modified, `gold_lines`) inside the lines sent.", ""]
+        L += [("LineRecall: share of the gold lines (the lines of the gold files the fix removed "
+               "or modified, `gold_lines`) inside the lines sent."), ""]
 
     L += ["## Latency", ""]
     rows = []
@@ -243,18 +269,21 @@ def render_markdown(meta: dict, summary: dict) -> str:
                      _s(c["median_s"]), _s(c["p90_s"]), str(c["n"])])
     if "corpus" in summary:
         c = summary["corpus"]
-        rows.append([f"baselines: read + tokenize + index a tree (median {_f(c['median_files'], 0)} files; "
-                     "token cache shared across trees)", _s(c["median_s"]), _s(c["p90_s"]), ""])
+        what = (f"baselines: read + tokenize + index a tree (median {_f(c['median_files'], 0)} "
+                "files; token cache shared across trees)")
+        rows.append([what, _s(c["median_s"]), _s(c["p90_s"]), ""])
     L += _table(["what", "median", "p90", "n"], rows)
 
     if "ablation" in summary:
         ab = summary["ablation"]
         base = ab.get("none", {})
-        L += ["## Ablation (ours with IR_ABLATE=<signal>)", ""]
+        L += ["## Ablation (ours with IR_ABLATE=<signal>)", "",
+              ("Each pass runs every task again in fresh processes with IR_ABLATE set to one "
+               "signal (`none` switches nothing off)."), ""]
         rows = []
         for sig, f in ab.items():
             d = (f["R@5"] - base["R@5"]) if base.get("R@5") is not None and f["R@5"] is not None else None
-            rows.append([sig, _f(f["R@5"]), _f(d, 3).replace("-.", "−.") if d is not None else "–",
+            rows.append([sig, _f(f["R@5"]), _signed(d),
                          _f(f["MRR"]), _f(f["Acc@5"]), str(f["changed"]), str(f["errors"])])
         L += _table(["IR_ABLATE", "R@5", "ΔR@5 vs none", "MRR", "Acc@5",
                      "tasks whose top 10 changed vs none", "errors"], rows)
@@ -275,19 +304,5 @@ def render_markdown(meta: dict, summary: dict) -> str:
             L.append(f"- CLI run for {c['id']}: {c['error'][-300:]}")
         L.append("")
 
-    L += ["## Method", "",
-          "- Trees: the `base` commit of each task, materialized by bench-dev's materialize.py; a "
-          "missing tree is reported and its task skipped.",
-          "- ours: one `Engine` per tree (index cache in the --cache-dir), `retrieve(task)` with "
-          "default settings; ranking = the returned files, then the rest of the last cycle's "
-          "ranking (so R@10 can count files past `max_files`).",
-          "- Baselines see the files `iterative_retrieval.workspace.Scope` admits (tests and docs "
-          "included), minus binary files and files over 1 MB. Tokens: identifiers split at `_` "
-          "and camelCase, lower-cased, plus the whole compound; bm25s' English stop words and "
-          "one-character tokens dropped; each file also gets its path's tokens. BM25 is bm25s' "
-          "default (Lucene, k1 1.5, b 0.75) over whole files; keywords ranks files by how many "
-          "distinct task tokens they contain (ties in path order).",
-          "- BM25 whole-file context: files in BM25 order, each sent whole if its chars/4 fit in "
-          "the 8000 tokens left (else skipped), until the budget is spent.",
-          ""]
+    L += ["## Method", "", *METHOD, ""]
     return "\n".join(L)

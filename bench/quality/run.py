@@ -12,6 +12,8 @@ the measured times per task less precise (the report says so).
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import json
 import os
 import shlex
@@ -102,11 +104,12 @@ def _run_baselines(root: str, tasks: list[Task], systems: list[str], out: dict, 
                 continue
             rec = _ranking_record(ranking, t.gold, time.perf_counter() - t1)
             if name == "bm25":
-                regions = M.pack_whole_files(ranking, corpus.sizes, BUDGET_TOKENS)
+                regions, chars = M.pack_whole_files(ranking, corpus.sizes, BUDGET_TOKENS,
+                                                    corpus.lines_in_prefix)
                 rec["line_recall"] = M.line_recall(t.gold_lines, regions)
                 rec["line_hits"] = _line_hits(t, regions)
                 rec["lines_sent"] = M.lines_sent(regions)
-                rec["tokens_sent"] = sum((corpus.sizes[p][0] + 3) // 4 for p, _, _ in regions)
+                rec["tokens_sent"] = (chars + 3) // 4
                 rec["files_sent"] = len(regions)
             out[t.id][name] = rec
 
@@ -159,8 +162,12 @@ def run_tree(root: str, tasks: list[Task], systems: list[str], cache_dir: str,
 
 # -- all trees ----------------------------------------------------------------------------------
 
-def run_all(groups, systems, cache_dir, cli_ids, jobs, label="") -> list[dict]:
-    """run_tree over every group, in order, in-process or over `jobs` worker processes."""
+def run_all(groups, systems, cache_dir, cli_ids, jobs, label="", fresh=False) -> list[dict]:
+    """run_tree over every group, in order: in-process, or over `jobs` worker processes.
+
+    `fresh` forces new worker processes even for one job, so that modules that read the
+    environment at import time (the engine reads IR_ABLATE once) see the current environment.
+    """
     done: list[dict | None] = [None] * len(groups)
     t0 = time.perf_counter()
 
@@ -171,16 +178,15 @@ def run_all(groups, systems, cache_dir, cli_ids, jobs, label="") -> list[dict]:
               f"{len(groups[i][1])} task(s){f', {errs} error(s)' if errs else ''} "
               f"({time.perf_counter() - t0:.0f}s)", file=sys.stderr, flush=True)
 
-    if jobs <= 1:
+    if jobs <= 1 and not fresh:
         for i, (root, tasks) in enumerate(groups):
             done[i] = run_tree(root, tasks, systems, cache_dir, cli_ids)
             note(i, done[i])
     else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        with ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=get_context("spawn")) as pool:
             futs = {pool.submit(run_tree, root, tasks, systems, cache_dir, cli_ids): i
                     for i, (root, tasks) in enumerate(groups)}
-            for fut in futs:  # in submission order, so progress and results stay ordered
-                i = futs[fut]
+            for fut, i in futs.items():  # submission order: progress and results stay ordered
                 done[i] = fut.result()
                 note(i, done[i])
     return [d for d in done if d is not None]
@@ -197,6 +203,23 @@ def _collect(tree_runs: list[dict], tasks_by_id: dict[str, Task]) -> tuple[list[
             records.append({"id": t.id, "repo": t.repo, "source": t.source, "gold": list(t.gold),
                             "systems": systems})
     return records, trees, cli
+
+
+def engine_fingerprint() -> str | None:
+    """A short hash of the engine package's sources, to tell which engine a report measured."""
+    spec = importlib.util.find_spec("iterative_retrieval")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    h = hashlib.sha1()
+    for folder in spec.submodule_search_locations:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(f for f in filenames if f.endswith(".py")):
+                path = os.path.join(dirpath, name)
+                h.update(os.path.relpath(path, folder).encode())
+                with open(path, "rb") as fh:
+                    h.update(fh.read())
+    return h.hexdigest()[:12]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         step = max(1, len(present) // args.cli_samples)
         cli_ids = {t.id for t in present[::step][: args.cli_samples]}
     started = time.time()
+    fingerprint = engine_fingerprint()
     runs = run_all(groups, args.systems, args.cache_dir, cli_ids, args.jobs)
     records, trees, cli = _collect(runs, tasks_by_id)
 
@@ -228,8 +252,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for sig in ABLATIONS:
                 os.environ["IR_ABLATE"] = sig
+                # sequential passes, each in new processes that inherit this IR_ABLATE
                 runs = run_all(groups, ["ours"], args.cache_dir, set(), args.jobs,
-                               label=f"ablate {sig} ")
+                               label=f"ablate {sig} ", fresh=True)
                 ablation[sig] = _collect(runs, tasks_by_id)[0]
         finally:
             if saved is None:
@@ -252,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         "cache_dir": args.cache_dir,
         "seconds": round(time.time() - started, 1),
         "ir_ablate_env": os.environ.get("IR_ABLATE"),
+        "engine_fingerprint": fingerprint,
+        "engine_changed_during_run": fingerprint != engine_fingerprint(),
     }
     summary = summarize(records, trees, cli, ablation, args.systems)
     report = render_markdown(meta, summary)

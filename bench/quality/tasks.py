@@ -30,7 +30,7 @@ class Task:
 
 def root_for(work: str, repo: str, base: str) -> str:
     """Where materialize.py writes the tree of (repo, base): <work>/<owner>__<name>@<sha12>."""
-    return os.path.join(work, "%s@%s" % (repo.replace("/", "__"), base[:12]))
+    return os.path.join(work, "{}@{}".format(repo.replace("/", "__"), base[:12]))
 
 
 def load_tasks(path: str, repos: Iterable[str] = (), limit: int | None = None) -> list[Task]:

@@ -47,10 +47,12 @@ def test_ranking_at_cycle_keeps_last():
     assert M.ranking_at_cycle([], 2) == []
 
 
-def test_pack_whole_files_skips_what_does_not_fit():
-    sizes = {"a.py": (4000, 100), "big.py": (40000, 900), "b.py": (400, 10), "empty.py": (0, 0)}
-    out = M.pack_whole_files(["a.py", "big.py", "empty.py", "b.py"], sizes, budget_tokens=1200)
-    assert out == [("a.py", 1, 100), ("b.py", 1, 10)]
+def test_pack_whole_files_cuts_the_last_one():
+    sizes = {"a.py": (4000, 100), "empty.py": (0, 0), "big.py": (40000, 1000), "b.py": (400, 10)}
+    out, used = M.pack_whole_files(["a.py", "empty.py", "big.py", "b.py"], sizes, 1200,
+                                   lambda path, n: n // 40)
+    assert out == [("a.py", 1, 100), ("big.py", 1, 20)]
+    assert used == 4800
 
 
 def test_mean_and_percentiles():
