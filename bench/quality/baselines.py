@@ -40,7 +40,7 @@ _IDENT_MEMO: dict[str, tuple[str, ...]] = {}
 
 
 def identifier_tokens(ident: str) -> tuple[str, ...]:
-    """`getUserById` → ('get', 'user', 'id', 'getuserbyid'): parts but stop words, then the whole."""
+    """`getUserById` → ('get', 'user', 'id', 'getuserbyid'): parts minus stop words, the whole."""
     hit = _IDENT_MEMO.get(ident)
     if hit is not None:
         return hit
@@ -127,7 +127,8 @@ class Corpus:
             text_len = len(data.decode("utf-8", errors="replace"))
             paths.append(f.rel)
             tokens.append(cache.tokens(data) + tuple(path_tokens(f.rel)))
-            sizes[f.rel] = (text_len, data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1))
+            last_open = 1 if data and not data.endswith(b"\n") else 0
+            sizes[f.rel] = (text_len, data.count(b"\n") + last_open)
         return cls(root, paths, tokens, sizes, skipped)
 
     def lines_in_prefix(self, rel: str, chars: int) -> int:

@@ -70,7 +70,9 @@ def region_line_set(regions: Iterable[Region]) -> set[tuple[str, int]]:
     return out
 
 
-def line_recall(gold_lines: dict[str, Sequence[Sequence[int]]], regions: Iterable[Region]) -> float | None:
+def line_recall(
+    gold_lines: dict[str, Sequence[Sequence[int]]], regions: Iterable[Region]
+) -> float | None:
     """Share of the gold lines covered by the regions (None when the task lists no gold lines)."""
     gold = gold_line_set(gold_lines)
     if not gold:

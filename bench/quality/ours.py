@@ -120,7 +120,9 @@ def cli_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "iterative_retrieval"]
 
 
-def cli_latency(root: str, task: str, cache_dir: str, timeout: float = 300) -> tuple[float, str | None]:
+def cli_latency(
+    root: str, task: str, cache_dir: str, timeout: float = 300
+) -> tuple[float, str | None]:
     """Wall seconds of one fresh `iterative-retrieval retrieve --json` process (warm index)."""
     fd, path = tempfile.mkstemp(prefix="bench-task-", suffix=".txt")
     try:

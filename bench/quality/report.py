@@ -114,9 +114,14 @@ def summarize(records: list[dict], trees: list[dict], cli: list[dict],
     if any("corpus_seconds" in t for t in trees):
         secs = [t["corpus_seconds"] for t in trees if "corpus_seconds" in t]
         out["corpus"] = {"median_s": M.median(secs), "p90_s": M.percentile(secs, 90),
-                         "median_files": M.median(t["corpus_files"] for t in trees if "corpus_files" in t)}
+                         "median_files": M.median(t["corpus_files"] for t in trees
+                                                  if "corpus_files" in t)}
     if ablation:
         out["ablation"] = _ablation_summary(ablation)
+        if "none" in ablation and "ours" in systems:
+            main = {r["id"]: r["systems"]["ours"]["top"] for r in records if "ours" in r["systems"]}
+            out["main_vs_none_changed"] = sum(
+                1 for r in ablation["none"] if main.get(r["id"]) != r["systems"]["ours"]["top"])
     return out
 
 
@@ -187,10 +192,13 @@ def render_markdown(meta: dict, summary: dict) -> str:
         f"{meta['trees']} trees; missing trees (skipped): {len(meta['missing'])}"
         + (f" ({', '.join(meta['missing'][:10])})" if meta["missing"] else ""),
     ]
-    if meta.get("engine_fingerprint"):
-        L.append(f"- engine sources: sha1 {meta['engine_fingerprint']} (of server/iterative_retrieval/*.py)"
-                 + ("; WARNING: they changed during the run" if meta.get("engine_changed_during_run")
-                    else ""))
+    fps = meta.get("engine_fingerprints") or {}
+    if fps.get("main run"):
+        L.append(f"- engine: sha1 {fps['main run']} of iterative_retrieval's *.py at the start")
+        changed = [f"{k} {v}" for k, v in fps.items() if v != fps["main run"]]
+        if changed:
+            L.append("- WARNING: the engine's sources changed during the run: "
+                     + ", ".join(changed))
     if meta.get("ir_ablate_env"):
         L.append(f"- note: IR_ABLATE={meta['ir_ablate_env']} was set for the main run")
     if meta["jobs"] > 1:
@@ -202,7 +210,8 @@ def render_markdown(meta: dict, summary: dict) -> str:
     rows = []
     for s in systems:
         f = summary["systems"][s]
-        rows.append([LABELS.get(s, s), str(f["n"])] + [_f(f[k]) for k in MAIN_KEYS] + [str(f["errors"])])
+        rows.append([LABELS.get(s, s), str(f["n"])] + [_f(f[k]) for k in MAIN_KEYS]
+                    + [str(f["errors"])])
         if s in REFERENCE:
             rows.append([f"{LABELS[s]}: README reference", "195"]
                         + [_f(REFERENCE[s][k]) for k in MAIN_KEYS] + [""])
@@ -242,7 +251,8 @@ def render_markdown(meta: dict, summary: dict) -> str:
             rows.append([what, _f(d["line_recall"]), _f(d["line_recall_micro"]),
                          _f(d["lines_sent"], 0), _f(d["tokens_sent"], 0)])
             if s == "bm25":
-                rows.append(["same: reference from the issue", _f(REFERENCE_LINE_RECALL_BM25), "", "", ""])
+                rows.append(["same: reference from the issue", _f(REFERENCE_LINE_RECALL_BM25),
+                             "", "", ""])
         L += _table(["context", "LineRecall (mean per task)", "LineRecall (micro)",
                      "lines sent / task", "tokens sent / task"], rows)
         L += [("LineRecall: share of the gold lines (the lines of the gold files the fix removed "
@@ -258,7 +268,8 @@ def render_markdown(meta: dict, summary: dict) -> str:
         rows.append([what, _s(f["median_s"]), _s(f["p90_s"]), str(f["n"] - f["errors"])])
     if "index" in summary:
         ix = summary["index"]
-        rows.append([f"ours: index build of a tree, cold (median {_f(ix['median_files'], 0)} files)",
+        rows.append([(f"ours: index build of a tree, cold "
+                     f"(median {_f(ix['median_files'], 0)} files)"),
                      _s(ix["cold_median_s"]), _s(ix["cold_p90_s"]), str(ix["cold"])])
         if ix["cold"] < ix["trees"]:
             rows.append(["ours: index open/refresh of a tree, all (cached indexes included)",
@@ -282,22 +293,31 @@ def render_markdown(meta: dict, summary: dict) -> str:
                "signal (`none` switches nothing off)."), ""]
         rows = []
         for sig, f in ab.items():
-            d = (f["R@5"] - base["R@5"]) if base.get("R@5") is not None and f["R@5"] is not None else None
+            d = None
+            if base.get("R@5") is not None and f["R@5"] is not None:
+                d = f["R@5"] - base["R@5"]
             rows.append([sig, _f(f["R@5"]), _signed(d),
                          _f(f["MRR"]), _f(f["Acc@5"]), str(f["changed"]), str(f["errors"])])
         L += _table(["IR_ABLATE", "R@5", "ΔR@5 vs none", "MRR", "Acc@5",
                      "tasks whose top 10 changed vs none", "errors"], rows)
+        if "main_vs_none_changed" in summary:
+            L += [(f"Tasks whose top 10 differs between the main run and `none`: "
+                  f"{summary['main_vs_none_changed']} (non-zero: the engine is not deterministic, "
+                  "or it changed between the passes)."), ""]
         if all(f["changed"] == 0 for s, f in ab.items() if s != "none"):
-            L += ["No ablation changed any ranking: the engine does not seem to read IR_ABLATE.", ""]
+            L += ["No ablation changed any ranking: the engine does not seem to read IR_ABLATE.",
+                  ""]
 
     errs = {s: e for s, e in summary["errors"].items() if e}
     idx_err = summary.get("index", {}).get("errors")
     if errs or idx_err or summary.get("cli", {}).get("errors"):
         L += ["## Errors", ""]
         for s, items in errs.items():
-            L.append(f"- {s}: {sum(n for _, n in items)} failed task(s), {len(items)} distinct error(s)")
+            L.append(f"- {s}: {sum(n for _, n in items)} failed task(s), "
+                     f"{len(items)} distinct error(s)")
             for tb, n in items[:3]:
-                L += ["", f"  {n} ×:", "", "  ```", *["  " + ln for ln in tb.splitlines()[-8:]], "  ```"]
+                tail = ["  " + ln for ln in tb.splitlines()[-8:]]
+                L += ["", f"  {n} ×:", "", "  ```", *tail, "  ```"]
         if idx_err:
             L.append(f"- ours: index build failed on {idx_err} tree(s)")
         for c in summary.get("cli", {}).get("errors", [])[:3]:

@@ -28,20 +28,25 @@ from .report import render_markdown, summarize
 from .tasks import Task, group_by_tree, load_tasks
 
 SYSTEMS = ("ours", "bm25", "keywords")
-ABLATIONS = ("none", "graph", "feedback", "synonyms", "definitions", "path", "explicit", "coverage")
+ABLATIONS = ("none", "graph", "feedback", "synonyms", "definitions", "path", "explicit",
+             "coverage")
 BUDGET_TOKENS = 8000
 TOP_SAVED = 10
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m bench.quality", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.quality",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("--tasks", required=True, help="tasks.jsonl")
     ap.add_argument("--work", default="/tmp/bench-work", help="folder of the materialized trees")
     ap.add_argument("--repos", default="", help="only these repos (comma-separated owner/name)")
     ap.add_argument("--limit", type=int, default=None, help="at most N tasks (after --repos)")
-    ap.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated: " + ",".join(SYSTEMS))
+    ap.add_argument("--systems", default=",".join(SYSTEMS),
+                    help="comma-separated: " + ",".join(SYSTEMS))
     ap.add_argument("--ablate", action="store_true",
-                    help="also run `ours` once per IR_ABLATE value: " + ",".join(ABLATIONS))
+                    help="also run `ours` once per IR_ABLATE value of --ablate-signals")
+    ap.add_argument("--ablate-signals", default=",".join(ABLATIONS),
+                    help="IR_ABLATE values for --ablate (default: %(default)s)")
     ap.add_argument("--out", help="write the Markdown report here")
     ap.add_argument("--json", dest="json_out", help="write per-task details here")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes over trees (default 1)")
@@ -55,6 +60,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         ap.error(f"unknown system(s): {', '.join(bad)} (known: {', '.join(SYSTEMS)})")
     if args.ablate and "ours" not in args.systems:
         args.systems.append("ours")
+    args.ablate_signals = [s.strip() for s in args.ablate_signals.split(",") if s.strip()]
     return args
 
 
@@ -192,7 +198,9 @@ def run_all(groups, systems, cache_dir, cli_ids, jobs, label="", fresh=False) ->
     return [d for d in done if d is not None]
 
 
-def _collect(tree_runs: list[dict], tasks_by_id: dict[str, Task]) -> tuple[list[dict], list[dict], list[dict]]:
+def _collect(
+    tree_runs: list[dict], tasks_by_id: dict[str, Task]
+) -> tuple[list[dict], list[dict], list[dict]]:
     """Per-task records (task fields + per-system results), tree records, CLI timings."""
     records, trees, cli = [], [], []
     for tr in tree_runs:
@@ -203,6 +211,26 @@ def _collect(tree_runs: list[dict], tasks_by_id: dict[str, Task]) -> tuple[list[
             records.append({"id": t.id, "repo": t.repo, "source": t.source, "gold": list(t.gold),
                             "systems": systems})
     return records, trees, cli
+
+
+def run_ablation(args: argparse.Namespace, groups, tasks_by_id: dict[str, Task],
+                 fingerprints: dict[str, str | None]) -> dict[str, list[dict]]:
+    """`ours` once per IR_ABLATE value: sequential passes, each in new processes."""
+    ablation: dict[str, list[dict]] = {}
+    saved = os.environ.get("IR_ABLATE")
+    try:
+        for sig in args.ablate_signals:
+            os.environ["IR_ABLATE"] = sig  # inherited by the pass's worker processes
+            fingerprints[f"ablate {sig}"] = engine_fingerprint()
+            runs = run_all(groups, ["ours"], args.cache_dir, set(), args.jobs,
+                           label=f"ablate {sig} ", fresh=True)
+            ablation[sig] = _collect(runs, tasks_by_id)[0]
+    finally:
+        if saved is None:
+            os.environ.pop("IR_ABLATE", None)
+        else:
+            os.environ["IR_ABLATE"] = saved
+    return ablation
 
 
 def engine_fingerprint() -> str | None:
@@ -246,21 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     runs = run_all(groups, args.systems, args.cache_dir, cli_ids, args.jobs)
     records, trees, cli = _collect(runs, tasks_by_id)
 
+    fingerprints = {"main run": fingerprint}
     ablation: dict[str, list[dict]] = {}
     if args.ablate:
-        saved = os.environ.get("IR_ABLATE")
-        try:
-            for sig in ABLATIONS:
-                os.environ["IR_ABLATE"] = sig
-                # sequential passes, each in new processes that inherit this IR_ABLATE
-                runs = run_all(groups, ["ours"], args.cache_dir, set(), args.jobs,
-                               label=f"ablate {sig} ", fresh=True)
-                ablation[sig] = _collect(runs, tasks_by_id)[0]
-        finally:
-            if saved is None:
-                os.environ.pop("IR_ABLATE", None)
-            else:
-                os.environ["IR_ABLATE"] = saved
+        ablation = run_ablation(args, groups, tasks_by_id, fingerprints)
+    fingerprints["end"] = engine_fingerprint()
 
     meta = {
         "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)),
@@ -277,8 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         "cache_dir": args.cache_dir,
         "seconds": round(time.time() - started, 1),
         "ir_ablate_env": os.environ.get("IR_ABLATE"),
-        "engine_fingerprint": fingerprint,
-        "engine_changed_during_run": fingerprint != engine_fingerprint(),
+        "engine_fingerprints": fingerprints,
     }
     summary = summarize(records, trees, cli, ablation, args.systems)
     report = render_markdown(meta, summary)
@@ -289,6 +306,6 @@ def main(argv: list[str] | None = None) -> int:
             fh.write(report)
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as fh:
-            json.dump({"meta": meta, "summary": summary, "tasks": records, "trees": trees, "cli": cli,
-                       "ablation": ablation}, fh, indent=1)
+            json.dump({"meta": meta, "summary": summary, "tasks": records, "trees": trees,
+                       "cli": cli, "ablation": ablation}, fh, indent=1)
     return 0

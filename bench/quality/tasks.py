@@ -50,7 +50,9 @@ def load_tasks(path: str, repos: Iterable[str] = (), limit: int | None = None) -
     return out
 
 
-def group_by_tree(tasks: Iterable[Task], work: str) -> tuple[list[tuple[str, list[Task]]], list[Task]]:
+def group_by_tree(
+    tasks: Iterable[Task], work: str
+) -> tuple[list[tuple[str, list[Task]]], list[Task]]:
     """(root, its tasks) groups sorted by repo then root, and the tasks whose tree is missing."""
     groups: dict[str, list[Task]] = {}
     missing: list[Task] = []
