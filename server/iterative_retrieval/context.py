@@ -12,10 +12,11 @@ from collections.abc import Callable
 from .models import Evaluation, FileResult, Region
 
 CHARS_PER_TOKEN = 4
-WINDOW = 3
-MAX_DEF_LINES = 60
+WINDOW = 6
+MAX_DEF_LINES = 120
 MIN_RELEVANCE = 0.2
 HEADER_LINES = 12
+WHOLE_FILE_LINES = 150
 
 
 def estimate_tokens(text: str) -> int:
@@ -32,6 +33,8 @@ def select(evals: list[Evaluation], max_files: int, high: float = 0.7) -> list[E
 
 def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
     """Candidate (start, end, why) spans of one file, most telling first."""
+    if n_lines <= WHOLE_FILE_LINES and ev.relevance >= 0.5:
+        return [(1, n_lines, "whole file")]  # a short relevant file is clearer whole
     spans: list[tuple[int, int, str]] = []
     for s in ev.hit_symbols:
         end = min(s.end_line, s.start_line + MAX_DEF_LINES - 1, n_lines)
