@@ -135,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_mcp(args.root, args.cache_dir)
     try:
         return _run(args)
+    except BrokenPipeError:  # `| head` closed stdout: not an error of ours
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, OSError) as exc:
         print(f"iterative-retrieval: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
