@@ -25,7 +25,7 @@ from .config import default_cache_dir
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts
-from .workspace import Scope, WorkspaceFile
+from .workspace import Scope
 
 log = logging.getLogger(__name__)
 
@@ -485,28 +485,6 @@ class Index:
                 return {}
         return dict(rows)
 
-    def term_fields(self, term: str, ids: Iterable[int]) -> dict[int, set[str]]:
-        """Which fields (path, symbols, body) of the given files contain the term."""
-        ids = list(ids)
-        out: dict[int, set[str]] = {}
-        if not ids or '"' in term:
-            return out
-        with self._lock:
-            for col in ("path", "symbols", "body"):
-                for i in range(0, len(ids), 500):
-                    chunk = ids[i : i + 500]
-                    q = ",".join("?" * len(chunk))
-                    try:
-                        rows = self.conn.execute(
-                            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({q})",
-                            (f'{col} : "{term}"', *chunk),
-                        ).fetchall()
-                    except sqlite3.OperationalError:
-                        rows = []
-                    for (fid,) in rows:
-                        out.setdefault(fid, set()).add(col)
-        return out
-
     def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
         """term → number of files containing it (0 when absent); indexed look-ups, no full scan."""
         out: dict[str, int] = {}
@@ -564,20 +542,6 @@ class Index:
     def imports_of(self, fid: int) -> list[str]:
         with self._lock:
             return [t for (t,) in self.conn.execute("SELECT target FROM imports WHERE file_id=?", (fid,))]
-
-    def importers_of(self, needles: Iterable[str], limit: int = 200) -> dict[int, list[str]]:
-        """Files whose imports end with one of the needles (module stems), for the graph."""
-        out: dict[int, list[str]] = {}
-        with self._lock:
-            for needle in needles:
-                if not needle or len(needle) < 3:
-                    continue
-                for fid, target in self.conn.execute(
-                    "SELECT file_id, target FROM imports WHERE target LIKE ? LIMIT ?",
-                    (f"%{needle}", limit),
-                ):
-                    out.setdefault(fid, []).append(target)
-        return out
 
     def overlay_paths(self) -> list[str]:
         with self._lock:

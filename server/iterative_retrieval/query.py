@@ -11,7 +11,7 @@ import re
 from collections import Counter
 
 from .models import Concept, Frame, Query
-from .tokenize import identifier_terms, split_identifier, stem
+from .tokenize import identifier_terms, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
@@ -293,11 +293,3 @@ def _clean_path(p: str) -> str:
         p = p[2:]
     return p
 
-
-def mentioned_words(query: Query) -> set[str]:
-    """All stems the task itself mentions (for coverage and for telling learned terms apart)."""
-    return {t for c in query.keywords for t in c.terms}
-
-
-def split_words(text: str) -> list[str]:
-    return split_identifier(text)

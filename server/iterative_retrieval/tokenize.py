@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
 
 IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
 # camelCase / PascalCase / ACRONYMWord / digits boundaries
@@ -73,15 +72,6 @@ def _identifier_terms(ident: str) -> tuple[str, ...]:
         if len(whole) <= MAX_TOKEN:
             out.append(whole)
     return tuple(out)
-
-
-def text_terms(text: str) -> Iterator[str]:
-    """All index terms of a text, in order (with repeats)."""
-    for m in IDENT_RE.finditer(text):
-        ident = m.group()
-        if len(ident) > 80:
-            continue
-        yield from identifier_terms(ident)
 
 
 def path_terms(path: str) -> list[str]:
@@ -153,6 +143,3 @@ def stem(word: str) -> str:
 
 _STEM_CACHE: dict[str, str] = {}
 
-
-def stem_all(terms: Iterable[str]) -> list[str]:
-    return [stem(t) for t in terms]
