@@ -182,11 +182,11 @@ def evaluate(
         _score(ev, row)
         evals.append(ev)
 
-    evals.sort(key=lambda e: e.relevance, reverse=True)
+    evals.sort(key=lambda e: e.score, reverse=True)
     _graph_pass(index, evals[:STAGE2], files)
     for ev in evals[:STAGE2]:
         _score(ev, files[ev.file_id])
-    evals.sort(key=lambda e: e.relevance, reverse=True)
+    evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}
     for rank, ev in enumerate(evals):
         if rank < STAGE2:
@@ -257,7 +257,7 @@ def _score(ev: Evaluation, row: FileRow) -> None:
         + W_GRAPH * f["graph"]
         + KIND_PENALTY.get(row.kind, 0.0)
     )
-    ev.relevance = round(sigmoid(z), 3)
+    ev.score = ev.relevance = round(sigmoid(z), 3)
 
 
 _NAME_RE = re.compile(r"[\\/.:]+")
@@ -286,7 +286,7 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
     """Files that import the strongest candidates, or are imported by them, gain relevance."""
     if len(evals) < 2:
         return
-    anchors = [e for e in evals[:ANCHORS] if e.relevance >= 0.35]
+    anchors = [e for e in evals[:ANCHORS] if e.score >= 0.35]
     anchor_keys = {k: e for e in anchors for k in _module_keys(files[e.file_id])}
     anchor_imports = {
         e.path: {k for t in index.imports_of(e.file_id) for k in _import_keys(t)}

@@ -1,8 +1,9 @@
 """LOOP: DISPATCH → EVALUATE → REFINE, at most `max_cycles` times, stopping early when enough.
 
-Stops when at least three files score ≥ 0.7 and no critical gap is left, when a cycle learns
+Stops when at least three files score ≥ 0.7 on their own evidence and no critical gap is left, when a cycle learns
 nothing new, or when the caller cancels. Evaluations merge across cycles: each file keeps its
-best score and the cycle that first found it.
+best own score and the cycle that first found it; relevance is then calibrated over the merged
+ranking (calibrate.py), so "≥ 0.7" counts files that stand out against their rivals.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from .calibrate import calibrate
 from .dispatch import SearchCache, dispatch
 from .evaluate import evaluate
 from .index import Index
@@ -55,21 +57,24 @@ def run_loop(
             prev = best.get(ev.path)
             if prev is None:
                 best[ev.path] = ev
-            elif ev.relevance > prev.relevance:
+            elif ev.score > prev.score:
                 best[ev.path] = replace(ev, cycle=prev.cycle)
-        merged = sorted(best.values(), key=lambda e: e.relevance, reverse=True)
-        kept = {e.path for e in merged if e.relevance >= HIGH}
+        merged = sorted(best.values(), key=lambda e: e.score, reverse=True)
+        calibrate(merged)
+        kept = {e.path for e in merged if e.score >= HIGH}
         files = cache.all_files(index)
         focus = missing_context(index, merged, task_stems, kept, files)
         gaps = find_gaps(merged, task_concepts)
-        high = [e for e in merged if e.relevance >= HIGH]
+        # enough is judged on the files' own evidence: calibration ranks them against each
+        # other, and a run with several strong files needs no further cycle
+        high = [e for e in merged if e.score >= HIGH]
         entry = CycleTrace(
             cycle=cycle, query=query, candidates=len(cands), kept=len(high), excluded=[],
             learned=[], gaps=gaps.critical + gaps.weak, ranking=[e.path for e in merged[:20]],
         )
         trace.append(entry)
         if len(high) >= STOP_COUNT and not gaps.critical:
-            entry.stop_reason = f"{len(high)} files >= {HIGH} and no critical gap"
+            entry.stop_reason = f"{len(high)} files with own score >= {HIGH} and no critical gap"
             break
         if cycle == max_cycles:
             entry.stop_reason = "max cycles reached"
@@ -85,7 +90,8 @@ def run_loop(
             entry.stop_reason = "nothing new to learn"
             break
         query = ref.query
-    merged = sorted(best.values(), key=lambda e: e.relevance, reverse=True)
+    merged = sorted(best.values(), key=lambda e: e.score, reverse=True)
+    calibrate(merged)
     return merged, trace, cache
 
 

@@ -123,6 +123,7 @@ class Evaluation:
 
     path: str
     relevance: float
+    """Calibrated against the other candidates of the run (calibrate.py): what the bands mean."""
     reason: str
     missing: list[str] = field(default_factory=list)
     """Symbols it uses that are defined in files not yet in the result, and uncovered concepts."""
@@ -146,6 +147,8 @@ class Evaluation:
     """Definitions whose names carry the task's words."""
     used_names: list[str] = field(default_factory=list)
     """Names the file calls or mentions as types, for missing context."""
+    score: float = 0.0
+    """The file's own evidence (EVALUATE's logistic model), before calibration; ranks and merges."""
 
     @property
     def band(self) -> str:

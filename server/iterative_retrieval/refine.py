@@ -57,7 +57,7 @@ class Gaps:
 
 
 def find_gaps(evals: list[Evaluation], task_concepts: list[Concept]) -> Gaps:
-    good = [e for e in evals if e.relevance >= 0.5][:10]
+    good = [e for e in evals if e.score >= 0.5][:10]
     covered = {w for e in good for w in e.matched_words}
     critical = [c.text for c in task_concepts if c.strong and c.text not in covered]
     weak = [c.text for c in task_concepts if not c.strong and c.text not in covered]
@@ -69,7 +69,7 @@ def missing_context(
 ) -> list[str]:
     """Fill each good file's `missing`: names it uses that are defined only in files not kept."""
     focus: Counter[str] = Counter()
-    good = [e for e in evals if e.relevance >= 0.5][:8]
+    good = [e for e in evals if e.score >= 0.5][:8]
     for ev in good:
         names = ev.used_names
         if not names:
@@ -86,7 +86,7 @@ def missing_context(
         ranked.sort(key=lambda t: -t[0])
         ev.missing = [n for score, n in ranked[:5] if score > 0]
         for score, n in ranked[:5]:
-            focus[n] += score + ev.relevance
+            focus[n] += score + ev.score
     return [n for n, _ in focus.most_common(MAX_FOCUS)]
 
 
@@ -114,9 +114,9 @@ def refine(
 
     new_excl = [
         e.path for i, e in enumerate(evals)
-        if e.relevance < EXCLUDE_BELOW and i >= 10 and e.path not in excluded
+        if e.score < EXCLUDE_BELOW and i >= 10 and e.path not in excluded
     ]
-    good = [e for e in evals if e.relevance >= HIGH][:6]
+    good = [e for e in evals if e.score >= HIGH][:6]
     patterns = list(query.patterns)
     for e in good:
         folder = e.path.rsplit("/", 1)[0] if "/" in e.path else ""
@@ -141,7 +141,7 @@ def _feedback(
     cache: SearchCache,
 ) -> list[Concept]:
     """RM3-style: terms frequent in the top files, rare in the repository."""
-    top = [e for e in evals[:FEEDBACK_FILES] if e.relevance >= 0.4]
+    top = [e for e in evals[:FEEDBACK_FILES] if e.score >= 0.4]
     if not top:
         return []
     n = max(index.file_count(), 2)
@@ -165,7 +165,7 @@ def _feedback(
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
             if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
                 continue
-            scores[s] += (tf / total) * ev.relevance
+            scores[s] += (tf / total) * ev.score
             support[s] += 1
     # rarity in the repository, looked up only for the terms that are frequent in the top files
     pool = [s for s, _ in scores.most_common(FEEDBACK_POOL)]
