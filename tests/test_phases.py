@@ -126,3 +126,35 @@ def test_files_outside_the_root_are_never_read(tmp_path):
     assert eng.read_text(root, "../outside.txt") is None
     assert eng.read_text(root, ".env") is None
     assert eng.read_text(root, "src/catalog/product.py")
+
+
+def _long_module() -> str:
+    """~600 lines: scattered one-word mentions, and one function where the task's words meet."""
+    out = []
+    for i in range(40):
+        out += [f"def helper_{i}(value):", f"    # the cache is warmed here ({i})", "    return value", ""]
+    out += [
+        "def evict_expired_entries(cache, now):",
+        "    \"\"\"Drop cache entries whose expiry has passed.\"\"\"",
+        "    stale = [k for k, entry in cache.items() if entry.expiry <= now]",
+        "    for k in stale:",
+        "        del cache[k]  # evict the expired entry",
+        "    return len(stale)",
+        "",
+    ]
+    for i in range(40, 110):
+        out += [f"def other_{i}(value):", "    return value * 2", "", ""]
+    return "\n".join(out) + "\n"
+
+
+def test_regions_go_to_the_passage_where_the_task_words_meet(tmp_path):
+    """In a long file, a small budget goes to the function that says expiry, evict and cache together."""
+    files = {"src/store/memo.py": _long_module(), "src/other.py": "def unrelated():\n    return 1\n"}
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Expired cache entries are never evicted", Settings(budget=300))
+    memo = next(f for f in res.files if f.path == "src/store/memo.py")
+    spans = [(r.start_line, r.end_line, r.why) for r in memo.regions]
+    evict = [r for r in memo.regions if "def evict_expired_entries" in r.text]
+    assert evict and "del cache[k]" in evict[0].text, ("the whole short function is shown", spans)
+    sent = sum(r.end_line - r.start_line + 1 for f in res.files for r in f.regions)
+    assert sent < 60, ("a small budget goes to the dense passage, not to every mention", spans)

@@ -1,8 +1,9 @@
 """Context: choose the files to hand out and the code regions of each, within a token budget.
 
-Regions are the definitions that matched the task and windows around matched lines, merged where
-they overlap. Files ≥ 0.7 come first, then the best of the rest; the budget is spent in rank
-order, each file's most telling region first, so a small budget still shows every top file.
+Regions are the definitions the task names and the passages where its words cluster, densest
+first, merged where they overlap; a short relevant file goes whole. Files ≥ 0.7 come first, then
+the best of the rest; the budget is spent in rank order, each file's most telling region first,
+so a small budget still shows every top file.
 """
 
 from __future__ import annotations
@@ -12,11 +13,20 @@ from collections.abc import Callable
 from .models import Evaluation, FileResult, Region
 
 CHARS_PER_TOKEN = 4
-WINDOW = 6
 MAX_DEF_LINES = 120
 MIN_RELEVANCE = 0.2
-HEADER_LINES = 12
-WHOLE_FILE_LINES = 150
+HEADER_LINES = 36
+WHOLE_FILE_LINES = 400
+"""A relevant file this short is clearer whole than in pieces."""
+CLUSTER_GAP = 4
+"""Hit lines this close belong to one passage."""
+MAX_RUN = 50
+"""…so that a word repeated every few lines does not chain a whole file into one passage."""
+CLUSTER_PAD = 3
+ENCLOSING_MAX = 80
+"""A passage inside a definition this short shows the whole definition."""
+DENSITY_EXP = 0.3
+"""Passages rank by worth / length ** this: dense ones first, long ones not crushed."""
 
 
 def estimate_tokens(text: str) -> int:
@@ -32,23 +42,59 @@ def select(evals: list[Evaluation], max_files: int, high: float = 0.7) -> list[E
 
 
 def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
-    """Candidate (start, end, why) spans of one file, most telling first."""
+    """Candidate (start, end, why) spans of one file, most telling first.
+
+    Definitions the task names come first, then passages: runs of hit lines, widened to a short
+    enclosing definition, ranked by what their distinct task words are worth per line, so that
+    the budget goes to the dense passages a fix usually touches rather than to every mention.
+    """
     if n_lines <= WHOLE_FILE_LINES and ev.relevance >= 0.5:
-        return [(1, n_lines, "whole file")]  # a short relevant file is clearer whole
+        return [(1, n_lines, "whole file")]
     spans: list[tuple[int, int, str]] = []
-    for s in ev.hit_symbols:
-        end = min(s.end_line, s.start_line + MAX_DEF_LINES - 1, n_lines)
-        spans.append((s.start_line, max(end, s.start_line), f"{s.kind} {s.name}"))
-    covered = [(a, b) for a, b, _ in spans]
-    for ln in ev.hit_lines:
-        if any(a <= ln <= b for a, b in covered):
-            continue
-        a, b = max(1, ln - WINDOW), min(n_lines, ln + WINDOW)
-        spans.append((a, b, "matched lines"))
-        covered.append((a, b))
+    named = set(ev.defines)
+    for s in ev.symbols:
+        if s.name in named:
+            end = min(s.end_line, s.start_line + MAX_DEF_LINES - 1, n_lines)
+            spans.append((s.start_line, max(end, s.start_line), f"defines {s.name}"))
+    passages = []
+    for a, b, worth in _clusters(ev):
+        inner = _enclosing(ev, a, b)
+        if inner is not None:
+            a, b = inner.start_line, min(inner.end_line, n_lines)
+            why = f"{inner.kind} {inner.name}"
+        else:
+            a, b = max(1, a - CLUSTER_PAD), min(n_lines, b + CLUSTER_PAD)
+            why = "matched lines"
+        passages.append((worth / (b - a + 1) ** DENSITY_EXP, a, b, why))
+    passages.sort(key=lambda t: -t[0])
+    spans += [(a, b, why) for _, a, b, why in passages]
     if not spans:
-        spans.append((1, min(n_lines, HEADER_LINES * 3), "file start"))
+        spans.append((1, min(n_lines, HEADER_LINES), "file start"))
     return spans
+
+
+def _clusters(ev: Evaluation) -> list[tuple[int, int, float]]:
+    """Runs of hit lines at most CLUSTER_GAP apart (and at most MAX_RUN long), worth the sum of
+    their distinct stems: a word said on every line of a run counts once."""
+    runs: list[tuple[int, int, set[str]]] = []
+    terms = ev.hit_terms or [()] * len(ev.hit_lines)
+    for ln, said in sorted(zip(ev.hit_lines, terms)):
+        if runs and ln - runs[-1][1] <= CLUSTER_GAP and ln - runs[-1][0] <= MAX_RUN:
+            runs[-1] = (runs[-1][0], ln, runs[-1][2] | set(said))
+        else:
+            runs.append((ln, ln, set(said)))
+    w = ev.term_weights
+    return [(a, b, sum(w.get(t, 1.0) for t in said) or 1.0) for a, b, said in runs]
+
+
+def _enclosing(ev: Evaluation, a: int, b: int):
+    """The shortest definition around lines a..b, when it is short enough to show whole."""
+    best = None
+    for s in ev.symbols:
+        if s.start_line <= a and b <= s.end_line and s.end_line - s.start_line < ENCLOSING_MAX:
+            if best is None or s.end_line - s.start_line < best.end_line - best.start_line:
+                best = s
+    return best
 
 
 def merge_spans(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .config import Settings
 from .context import build_context, estimate_tokens, select
-from .evaluate import concept_stems, text_pass
+from .evaluate import stem_weights, text_pass
 from .index import Index, IndexStats, Progress
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
@@ -197,11 +197,14 @@ class Engine:
         scored.sort(key=lambda t: t[1].relevance, reverse=True)
         chosen = select([e for _, e in scored], s.max_files)
         root_of = {id(e): r for r, e in scored}
-        stems = concept_stems(
-            list(query.keywords) + [c for t in traces for c in t.query.keywords if c.kind != "word"]
-        )
+        concepts = list(query.keywords) + [
+            c for t in traces for c in t.query.keywords if c.kind != "word"]
+        weights: dict[Path, dict[str, float]] = {}
         for e in chosen:
-            text_pass([e], stems, self._reader(root_of[id(e)]))
+            root = root_of[id(e)]
+            if root not in weights:
+                weights[root] = stem_weights(self.index(root), concepts, list(query.keywords))
+            text_pass([e], weights[root], self._reader(root))
         files = build_context(
             chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path)
         )

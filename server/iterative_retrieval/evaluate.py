@@ -321,31 +321,44 @@ def concept_stems(concepts: list[Concept]) -> list[str]:
                   key=len, reverse=True)
 
 
-def text_pass(
-    evals: list[Evaluation], stems: list[str], read_text: Callable[[str], str | None]
-) -> None:
-    """Hit lines and the definitions that matched, for the regions of the chosen files."""
+MAX_STEMS = 300
+TASK_STEM_FACTOR = 2.0
+"""A word of the task itself tells more about a line than a term the loop learned."""
+
+
+def stem_weights(index: Index, concepts: list[Concept], task_concepts: list[Concept]) -> dict[str, float]:
+    """What a line that says each stem is worth: rarer in the repository, and the task's own, more."""
+    stems = concept_stems(concepts)[:MAX_STEMS]
     if not stems:
+        return {}
+    n = max(index.file_count(), 2)
+    dfs = index.doc_freqs(stems)
+    task = {t for c in task_concepts for t in c.terms}
+    return {
+        s: math.log((n + 1) / (dfs.get(s, 0) + 0.5)) * (TASK_STEM_FACTOR if s in task else 1.0)
+        for s in stems
+    }
+
+
+def text_pass(
+    evals: list[Evaluation], weights: dict[str, float], read_text: Callable[[str], str | None]
+) -> None:
+    """Hit lines with the stems each says, and what a stem is worth, for the chosen files' regions."""
+    if not weights:
         return
-    search = re.compile(trie_regex(stems[:300])).search
+    search = re.compile(trie_regex(sorted(weights, key=len, reverse=True))).search
     for ev in evals:
         text = read_text(ev.path)
         if text is None:
             continue
         hits = hit_lines(text, search)
-        ev.hit_lines = hits
-        scored = []
-        for s in ev.symbols:
-            name_hit = bool(search(s.name)) or s.name in ev.defines
-            body_hits = bisect.bisect_right(hits, s.end_line) - bisect.bisect_left(hits, s.start_line)
-            if name_hit or body_hits:
-                scored.append((2 * name_hit + body_hits / 5, s))
-        scored.sort(key=lambda t: -t[0])
-        ev.hit_symbols = [s for _, s in scored[:12]]
+        ev.hit_lines = [ln for ln, _ in hits]
+        ev.hit_terms = [terms for _, terms in hits]
+        ev.term_weights = weights
 
 
-def hit_lines(text: str, search: Callable, limit: int = 400) -> list[int]:
-    """1-based lines with a match: one C-speed scan per hit line, not one call per line."""
+def hit_lines(text: str, search: Callable, limit: int = 400) -> list[tuple[int, tuple[str, ...]]]:
+    """(1-based line, distinct stems) of the lines with a match: one C-speed scan per hit."""
     low = text.lower()
     starts = [0]
     find = low.find
@@ -353,14 +366,23 @@ def hit_lines(text: str, search: Callable, limit: int = 400) -> list[int]:
     while i != -1:
         starts.append(i + 1)
         i = find("\n", i + 1)
-    out: list[int] = []
+    out: list[tuple[int, tuple[str, ...]]] = []
     pos = 0
     while len(out) < limit:
         m = search(low, pos)
         if m is None:
             break
         line = bisect.bisect_right(starts, m.start())
-        out.append(line)
+        end = starts[line] if line < len(starts) else len(low)
+        seen = {m.group(0)}
+        j = m.end()
+        while True:
+            m2 = search(low, j, end)
+            if m2 is None:
+                break
+            seen.add(m2.group(0))
+            j = max(m2.end(), j + 1)
+        out.append((line, tuple(sorted(seen))))
         if line >= len(starts):
             break
         pos = starts[line]

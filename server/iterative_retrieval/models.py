@@ -133,8 +133,10 @@ class Evaluation:
     """Task-named symbols this file defines."""
     hit_lines: list[int] = field(default_factory=list)
     """Lines (1-based) that matched task concepts, for regions."""
-    hit_symbols: list[Symbol] = field(default_factory=list)
-    """Definitions that matched task concepts, for regions."""
+    hit_terms: list[tuple[str, ...]] = field(default_factory=list)
+    """The distinct stems each hit line says."""
+    term_weights: dict[str, float] = field(default_factory=dict)
+    """What a line that says each stem is worth (rarer, and the task's own, more)."""
     file_id: int = 0
     matched_words: list[str] = field(default_factory=list)
     """Task concepts found anywhere in the file."""
