@@ -81,6 +81,11 @@ def _errors(recs: list[dict]) -> list[tuple[str, int]]:
     return [(full[k], n) for k, n in c.most_common()]
 
 
+LENGTHS = [("short (< 500 characters)", 0, 500), ("medium (500-2000)", 500, 2000),
+           ("long (>= 2000: logs, code, tracebacks)", 2000, 10**9)]
+"""Task-text lengths: long issue texts must work as well as short requests."""
+
+
 def summarize(records: list[dict], trees: list[dict], cli: list[dict],
               ablation: dict[str, list[dict]], systems: list[str]) -> dict:
     """Every figure the report shows, as plain data (also dumped to --json)."""
@@ -93,6 +98,11 @@ def summarize(records: list[dict], trees: list[dict], cli: list[dict],
         for repo in repos:
             out["per_repo"].setdefault(repo, {})[s] = ranking_summary(
                 _system_recs([r for r in records if r["repo"] == repo], s))
+        for label, lo, hi in LENGTHS:
+            part = [r for r in records if lo <= r.get("task_chars", 0) < hi]
+            if part:
+                out.setdefault("per_length", {}).setdefault(label, {})[s] = ranking_summary(
+                    _system_recs(part, s))
         if s in ("ours", "bm25"):
             out["lines"][s] = line_summary(recs)
     if "ours" in systems:
@@ -227,6 +237,16 @@ def render_markdown(meta: dict, summary: dict) -> str:
         rows.append([repo, str(n)] + [
             f"{_f(by[s]['R@5'])} / {_f(by[s]['MRR'])} / {_f(by[s]['Acc@5'])}" for s in systems])
     L += _table(["repo", "tasks", *[LABELS.get(s, s) for s in systems]], rows)
+
+    if summary.get("per_length"):
+        L += ["## By task length (R@5 / MRR / Acc@5)", ""]
+        rows = []
+        for label, by in summary["per_length"].items():
+            n = next(iter(by.values()))["n"]
+            rows.append([label, str(n)] + [
+                f"{_f(by[s]['R@5'])} / {_f(by[s]['MRR'])} / {_f(by[s]['Acc@5'])}"
+                if s in by else "–" for s in systems])
+        L += _table(["task text", "tasks", *[LABELS.get(s, s) for s in systems]], rows)
 
     if "ours" in summary:
         o = summary["ours"]

@@ -209,6 +209,7 @@ def _collect(
         for tid, systems in tr["results"].items():
             t = tasks_by_id[tid]
             records.append({"id": t.id, "repo": t.repo, "source": t.source, "gold": list(t.gold),
+                            "task_chars": len(t.task),
                             "systems": systems})
     return records, trees, cli
 
