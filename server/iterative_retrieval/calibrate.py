@@ -11,6 +11,10 @@ the run is known; three facts of the run predict it well, and generalise across 
 - the largest drop in score at or below it among the first few files: a file above a clear
   break stands out with those before it.
 
+Fitted on the 195 development tasks and 145 tasks mined from five other repositories (JS, TS,
+Rust, Python; bench/quality/mine.py), leaving one repository out at a time: files at ≥ 0.7 were
+the changed file .71 of the time over the nine repositories.
+
 The logistic model gives the chance that the file is one the task's change touches. Relevance
 is that chance raised to `SPREAD`, so that ≥ 0.7 means better than even odds, while the related
 files after the first keep the middle and low bands instead of all falling under 0.2.
@@ -26,10 +30,10 @@ import math
 
 from .models import Evaluation
 
-BIAS = -1.13
-W_BELOW_BEST = 0.42
-W_LOG_RANK = -0.71
-W_DROP = 0.57
+BIAS = -0.69
+W_BELOW_BEST = 0.36
+W_LOG_RANK = -0.97
+W_DROP = 0.39
 DROP_WINDOW = 6
 """The break that sets a file apart is looked for among the first files only."""
 SPREAD = 0.6

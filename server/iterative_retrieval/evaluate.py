@@ -24,6 +24,10 @@ from .tokenize import path_terms, stem, stemmed_terms
 # Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
 BIAS = -5.5
 W_COVERAGE = 1.8
+W_COVERAGE_LONG = 1.0
+COVERAGE_CONCEPTS = 6
+"""Coverage weighs W_COVERAGE for a request of up to this many task concepts, sliding towards
+W_COVERAGE_LONG for long issue texts, where covering many incidental words says little."""
 W_BM25 = 3.6
 W_DEFINES = 2.0
 W_SYMBOL_TERMS = 2.4
@@ -112,6 +116,7 @@ def evaluate(
     ident_names = set(ident_mass)
     ident_total = sum(sorted(ident_mass.values(), reverse=True)[:3]) or 1.0
 
+    w_cov = coverage_weight(len(task_stats))
     evals: list[Evaluation] = []
     symbols = index.symbols_of_many([c.file_id for c in cands])
     for rank, c in enumerate(cands):
@@ -179,13 +184,13 @@ def evaluate(
         )
         ev.features["_rank"] = rank
         ev.features["_kind"] = _kind_code(row.kind)
-        _score(ev, row)
+        _score(ev, row, w_cov)
         evals.append(ev)
 
     evals.sort(key=lambda e: e.score, reverse=True)
     _graph_pass(index, evals[:STAGE2], files)
     for ev in evals[:STAGE2]:
-        _score(ev, files[ev.file_id])
+        _score(ev, files[ev.file_id], w_cov)
     evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}
     for rank, ev in enumerate(evals):
@@ -235,7 +240,12 @@ def _kind_code(kind: str) -> float:
     return {"source": 0, "config": 1, "example": 2, "test": 3, "doc": 4}.get(kind, 0)
 
 
-def _score(ev: Evaluation, row: FileRow) -> None:
+def coverage_weight(n_concepts: int) -> float:
+    share = min(1.0, COVERAGE_CONCEPTS / max(n_concepts, 1))
+    return W_COVERAGE_LONG + (W_COVERAGE - W_COVERAGE_LONG) * share
+
+
+def _score(ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE) -> None:
     f = dict(ev.features)
     for name in ("graph", "coverage", "explicit", "defines"):
         if ablated(name):
@@ -246,7 +256,7 @@ def _score(ev: Evaluation, row: FileRow) -> None:
         f["defines"] = f["symbol_terms"] = 0.0
     z = (
         BIAS
-        + W_COVERAGE * f["coverage"]
+        + w_coverage * f["coverage"]
         + W_LEARNED * f["learned"]
         + W_BM25 * f["bm25"]
         + W_DEFINES * f["defines"]
