@@ -5,7 +5,8 @@
 
 Reads the per-task records `python -m bench.quality --json` wrote and the tasks file (for the
 task text and gold files), and prints one Markdown table per grouping: every task; per
-repository; per language of the gold files (TS/JS, Python, Rust, Go, other); per error report in
+repository; per source when the file mixes them (SWE-bench issues, commits); per language of
+the gold files (TS/JS, Python, Rust, Go, other); per error report in
 the task text (`mine.error_report`: a pasted traceback, a quoted error message, a built-in
 error's name, none), plus all error reports together.
 """
@@ -95,6 +96,8 @@ def render(records: list[dict], tasks: dict[str, dict], systems: list[str]) -> s
     L = ["## Figures by kind of task", ""]
     L += table("All tasks", {"all": records}, systems)
     L += table("Per repository", by(lambda r: r["repo"]), systems)
+    if len({r.get("source") for r in records}) > 1:
+        L += table("Per source of the task", by(lambda r: r.get("source") or "?"), systems)
     L += table("Per language of the gold files",
                by(lambda r: language(r["gold"]), [*LANGUAGES, "other"]), systems)
     groups = by(kind, ["traceback", "message", "named", "none"])

@@ -10,7 +10,8 @@ def _rec(tid, repo, gold, top, high=(0, 0), line_recall=None):
     ours = {"metrics": metrics, "high": list(high), "line_recall": line_recall, "error": None}
     bm25 = {"metrics": B.M.ranking_metrics(list(reversed(top)), gold), "line_recall": 0.0,
             "error": None}
-    return {"id": tid, "repo": repo, "gold": gold, "systems": {"ours": ours, "bm25": bm25}}
+    return {"id": tid, "repo": repo, "source": "commit" if repo == "o/py" else "swe-bench-lite",
+            "gold": gold, "systems": {"ours": ours, "bm25": bm25}}
 
 
 def test_language_is_the_gold_files_majority():
@@ -38,3 +39,4 @@ def test_cli_groups_by_repo_language_and_error_report(tmp_path, capsys):
     assert "| named | 1 | ours | 1.000 |" in out and "| none | 1 | ours | .000 |" in out
     assert "| TS/JS | 1 | ours |" in out and "| o/py | 1 | ours |" in out
     assert "| any error report | 1 | ours | 1.000 |" in out
+    assert "| commit | 1 | ours | 1.000 |" in out and "| swe-bench-lite | 1 | ours | .000 |" in out
