@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
+# A name, or digits glued to a name (`3dTexture`). The digit branch starts only at the head of a
+# digit run and never backtracks: otherwise a long run of digits with no letter after it (a file
+# of pi's digits) is re-scanned from every position, quadratic in its length. Same matches.
+IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|(?<![0-9])[0-9]++[A-Za-z_][A-Za-z0-9_]*")
 # camelCase / PascalCase / ACRONYMWord / digits boundaries
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _SEP_RE = re.compile(r"[_$\-.]+")
