@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add, mul
 from pathlib import Path
 
 from .config import default_cache_dir
@@ -156,7 +158,11 @@ TF_CAP = 6
 
 
 def _body_text(counts: Counter[str]) -> str:
-    return " ".join(" ".join((t,) * min(n, TF_CAP)) for t, n in counts.items())
+    """Each term repeated min(count, TF_CAP) times, space-separated (built in C: large files)."""
+    if not counts:
+        return ""
+    spaced = map(add, counts.keys(), repeat(" "))
+    return "".join(map(mul, spaced, map(min, counts.values(), repeat(TF_CAP))))[:-1]
 
 
 def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:

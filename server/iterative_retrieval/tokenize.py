@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from operator import mul
 
 # A name, or digits glued to a name (`3dTexture`). The digit branch starts only at the head of a
 # digit run and never backtracks: otherwise a long run of digits with no letter after it (a file
@@ -99,13 +100,34 @@ def stemmed_terms(ident: str) -> tuple[str, ...]:
 _STEMMED_CACHE: dict[str, tuple[str, ...]] = {}
 
 
+# Runs of identifier characters: a simpler pattern than IDENT_RE, so the pass over the whole text
+# is about twice as fast; IDENT_RE then splits each distinct run once (matches never cross runs).
+_RUN_RE = re.compile(r"[A-Za-z0-9_$]+")
+_RUN_CACHE_MAX = 500_000
+
+
+class _RunTerms(dict):
+    """A run of identifier characters → its stemmed terms, each followed by a space (memoised)."""
+
+    def __missing__(self, run: str) -> str:
+        terms = "".join(t + " " for ident in IDENT_RE.findall(run) for t in stemmed_terms(ident))
+        if len(self) < _RUN_CACHE_MAX:
+            self[run] = terms
+        return terms
+
+
+_RUN_TERMS = _RunTerms()
+
+
 def term_counts(text: str) -> Counter[str]:
-    """Stemmed term frequencies of a text: one regex pass in C, then work per distinct identifier."""
-    out: Counter[str] = Counter()
-    for ident, n in Counter(IDENT_RE.findall(text)).items():
-        for term in stemmed_terms(ident):
-            out[term] += n
-    return out
+    """Stemmed term frequencies of a text, in order of first appearance.
+
+    It runs on every indexed file, so the per-term work stays in C: count the distinct runs, join
+    each run's terms repeated by its count, and count the terms of that stream.
+    """
+    runs = Counter(_RUN_RE.findall(text))
+    stream = "".join(map(mul, map(_RUN_TERMS.__getitem__, runs.keys()), runs.values()))
+    return Counter(stream.split())
 
 
 _STEM_SUFFIXES = (
