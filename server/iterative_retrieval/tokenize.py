@@ -110,13 +110,37 @@ class _RunTerms(dict):
     """A run of identifier characters → its stemmed terms, each followed by a space (memoised)."""
 
     def __missing__(self, run: str) -> str:
-        terms = "".join(t + " " for ident in IDENT_RE.findall(run) for t in stemmed_terms(ident))
+        if run.isdigit():
+            terms = ""  # a number names nothing
+        elif run.isalpha() and (run.islower() or run.isupper() or run.istitle()):
+            # one word (`token`, `Token`, `TOKEN`): what split_identifier would make of it
+            w = run.lower()
+            terms = "" if not MIN_PART <= len(w) <= 80 or w in CODE_STOP else stem(w) + " "
+        else:
+            terms = "".join(t + " " for i in IDENT_RE.findall(run) for t in _ident_stems(i))
         if len(self) < _RUN_CACHE_MAX:
             self[run] = terms
         return terms
 
 
 _RUN_TERMS = _RunTerms()
+
+# split_identifier's pieces for a name made of [A-Za-z0-9_$] only, in one pass: `_` and `$`
+# separate (they match nothing) and a digit run glues to the word before it.
+_PARTS_RE = re.compile(r"(?:[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+)[0-9]*|[0-9]+")
+
+
+def _ident_stems(ident: str) -> list[str]:
+    """stemmed_terms for an IDENT_RE match, without its caches (each run is memoised once)."""
+    if len(ident) > 80:
+        return []
+    parts = [p.lower() for p in _PARTS_RE.findall(ident)]
+    out = [p for p in parts if len(p) >= MIN_PART and p not in CODE_STOP and not p.isdigit()]
+    if len(parts) > 1:
+        whole = "".join(parts)
+        if len(whole) <= MAX_TOKEN:
+            out.append(whole)
+    return [stem(t) for t in out]
 
 
 def term_counts(text: str) -> Counter[str]:
@@ -150,7 +174,7 @@ def stem(word: str) -> str:
     if cached is not None:
         return cached
     out = w
-    for suf in _STEM_SUFFIXES:
+    for suf in _STEM_SUFFIXES if w.endswith(_STEM_SUFFIXES) else ():
         if w.endswith(suf) and len(w) - len(suf) >= _MIN_STEM:
             if suf == "s" and w[-2] in "su":  # class, status, analysis
                 continue
