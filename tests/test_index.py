@@ -109,3 +109,50 @@ def test_classify():
     assert classify("examples/demo/app.py", "python") == "example"
     assert classify("src/app.py", "python") == "source"
     assert classify("pyproject.toml", "toml") == "config"
+
+
+def _contents(idx):
+    """Everything an index holds, keyed by path (file ids differ between builds)."""
+    c = idx.conn
+    paths = dict(c.execute("SELECT id, path FROM files"))
+    return (
+        sorted(c.execute("SELECT path, size, mtime_ns, hash, lang, kind, lines, skipped FROM files")),
+        sorted((paths[r], p, s, b) for r, p, s, b in c.execute("SELECT rowid, * FROM fts")),
+        sorted((paths[f], *rest) for f, *rest in c.execute("SELECT * FROM symbols")),
+        sorted((paths[f], t) for f, t in c.execute("SELECT * FROM imports")),
+    )
+
+
+def test_worker_processes_build_the_same_index(tmp_path, monkeypatch):
+    """Parsing in worker processes (forked from the CLI, spawned from a threaded server) stores
+    exactly what parsing in-process stores."""
+    import threading
+
+    from iterative_retrieval import index as index_mod
+
+    files = {f"pkg/m{i}.py": f"class Model{i}:\n    def save_{i}(self):\n        return {i}\n"
+             for i in range(60)}
+    files.update({f"web/v{i}.ts": f"import {{ a }} from './a'\nexport function view{i}() {{}}\n"
+                  for i in range(30)})
+    files["data/blob.txt"] = b"\0\1\2"
+    root = write_files(tmp_path / "ws", files)
+    inline, scope = open_index(root, tmp_path / "c1")
+    inline.refresh(scope, 1_000_000)
+
+    monkeypatch.setattr(index_mod, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(index_mod, "PARSE_CHUNK", 8)
+    forked, _ = open_index(root, tmp_path / "c2")
+    forked.refresh(scope, 1_000_000)
+    assert _contents(forked) == _contents(inline)
+
+    stop = threading.Event()
+    busy = threading.Thread(target=stop.wait)  # a second thread: forking is unsafe, spawn is used
+    busy.start()
+    try:
+        spawned, _ = open_index(root, tmp_path / "c3")
+        stats = spawned.refresh(scope, 1_000_000)
+    finally:
+        stop.set()
+        busy.join()
+    assert stats.indexed == 91
+    assert _contents(spawned) == _contents(inline)

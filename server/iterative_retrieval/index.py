@@ -8,6 +8,7 @@ modification time changed. A cache that is corrupt or of another schema version 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import multiprocessing
 import os
@@ -15,9 +16,10 @@ import re
 import sqlite3
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections import Counter, deque
+from collections.abc import Callable, Container, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add, mul
@@ -26,7 +28,7 @@ from pathlib import Path
 from .config import default_cache_dir
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
-from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts
+from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,14 @@ SCHEMA_VERSION = 5
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
+"""Fewer files to read than this are parsed in-process: starting workers would cost more."""
+MAX_WORKERS = 8
+PARSE_CHUNK = 64
+"""Files per task sent to a worker."""
+IN_FLIGHT = 4
+"""Chunks in flight per worker."""
+STORE_BATCH = 256
+"""Files written per transaction (and per progress report)."""
 SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
@@ -67,6 +77,8 @@ class Parsed:
     symbol_text: str = ""
     body_text: str = ""
     outline: Outline = Outline()
+    symbol_terms: tuple[str, ...] = ()
+    """Per symbol of the outline, its stemmed terms joined by spaces (stored with the symbol)."""
 
 
 _TEST_DIR_RE = re.compile(
@@ -141,15 +153,20 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
         log.exception("outline failed for %s", rel)
         outline = Outline()
     sym_terms: list[str] = []
+    per_symbol: list[str] = []
     for s in outline.symbols:
-        sym_terms.extend(identifier_terms(s.name))
+        stems = stemmed_terms(s.name)  # () for a name over 80 characters
+        per_symbol.append(" ".join(stems))
+        sym_terms.extend(stems if stems or len(s.name) <= 80 else
+                         (stem(t) for t in identifier_terms(s.name)))
     return Parsed(
         rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,
         lines=text.count("\n") + 1, skipped=None,
         path_text=" ".join(stem(t) for t in path_terms(rel)),
-        symbol_text=" ".join(stem(t) for t in sym_terms),
-        body_text=_body_text(term_counts(text)),
+        symbol_text=" ".join(sym_terms),
+        body_text=_body_text(term_counts_upto(text, TF_CAP)),
         outline=outline,
+        symbol_terms=tuple(per_symbol),
     )
 
 
@@ -180,8 +197,23 @@ def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
     return parse_bytes(rel, data, size, mtime_ns)
 
 
-def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Parsed]:
-    return [read_and_parse(it) for it in items]
+Row = tuple
+"""A parsed file as plain values, ready for the INSERTs: (rel, size, mtime_ns, digest, lang, kind,
+lines, skipped, path_text, symbol_text, body_text, symbols, imports), symbols as (name, lname,
+kind, start, end, terms). Workers send rows, not dataclasses: they cross the process boundary
+several times faster."""
+
+
+def to_row(p: Parsed) -> Row:
+    symbols = [(s.name, s.name.lower(), s.kind, s.start_line, s.end_line, terms)
+               for s, terms in zip(p.outline.symbols, p.symbol_terms)]
+    return (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
+            p.skipped, p.path_text, p.symbol_text, p.body_text, symbols, p.outline.imports)
+
+
+def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
+    """Worker entry: a chunk of files read and parsed into rows."""
+    return [to_row(read_and_parse(it)) for it in items]
 
 
 class Index:
@@ -314,21 +346,26 @@ class Index:
         with self._lock, self.conn:
             for p in removed:
                 self._delete(p)
-        parsed_iter = self._parse_all(todo)
+        rows = self._parse_all(todo)
         done = 0
-        batch: list[Parsed] = []
-        for parsed in parsed_iter:
-            batch.append(parsed)
-            done += 1
-            if len(batch) >= 256:
-                self._store(batch)
-                batch = []
-                if progress:
-                    progress(done, len(todo))
-                if should_stop and should_stop():
-                    break
+        batch: list[Row] = []
+        try:
+            for row in rows:
+                batch.append(row)
+                done += 1
+                if len(batch) >= STORE_BATCH:
+                    self._store(batch, known)
+                    batch = []
+                    if progress:
+                        progress(done, len(todo))
+                    if should_stop and should_stop():
+                        break
+        finally:
+            close = getattr(rows, "close", None)
+            if close is not None:
+                close()  # a stopped refresh ends its worker processes now
         if batch:
-            self._store(batch)
+            self._store(batch, known)
         if progress and todo:
             progress(done, len(todo))
         with self._lock:
@@ -343,63 +380,74 @@ class Index:
             skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
         )
 
-    def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
-        # Worker processes are forked, which is only safe from a single-threaded process (the
-        # CLI); a threaded host such as the language server parses in-process, or runs the CLI's
-        # `index` command as a subprocess for a cold start.
-        if (
-            len(todo) < PARALLEL_THRESHOLD
-            or (os.cpu_count() or 1) < 2
-            or threading.active_count() > 1
-            or "fork" not in multiprocessing.get_all_start_methods()
-        ):
-            return map(read_and_parse, todo)
+    def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterator[Row]:
+        """Rows of the files to read, in order: in worker processes when there are many."""
+        if len(todo) < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
+            return (to_row(read_and_parse(it)) for it in todo)
         return self._parse_parallel(todo)
 
-    def _parse_parallel(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
-        chunks = [todo[i : i + 64] for i in range(0, len(todo), 64)]
-        workers = min(os.cpu_count() or 2, 8)
+    def _parse_parallel(self, todo: list[tuple[str, str, int, int, int]]) -> Iterator[Row]:
+        # Forking is only safe from a single-threaded process (the CLI); a threaded host (the
+        # language server, the MCP server) spawns fresh interpreters instead, which costs a
+        # fraction of a second to start but keeps its threads out of the children.
+        methods = multiprocessing.get_all_start_methods()
+        method = "fork" if threading.active_count() == 1 and "fork" in methods else "spawn"
+        workers = max(1, min(os.cpu_count() or 2, MAX_WORKERS))
+        chunks = [todo[i : i + PARSE_CHUNK] for i in range(0, len(todo), PARSE_CHUNK)]
         done = 0
+        pool = None
         try:
-            ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                for result in pool.map(_read_batch, chunks):
-                    yield from result
-                    done += len(result)
-        except (OSError, RuntimeError) as exc:  # no processes allowed here: do the rest inline
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+            # A bounded window of chunks in flight: results wait in memory only while the store
+            # is behind, and a stopped refresh leaves little work to cancel.
+            pending: deque = deque()
+            it = iter(chunks)
+            for chunk in itertools.islice(it, workers * IN_FLIGHT):
+                pending.append(pool.submit(_read_batch, chunk))
+            while pending:
+                rows = pending.popleft().result()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.append(pool.submit(_read_batch, nxt))
+                yield from rows
+                done += len(rows)
+        except (OSError, RuntimeError, BrokenProcessPool) as exc:
+            # no processes allowed here, or a worker died: do the rest inline
             log.warning("parallel indexing unavailable (%s); indexing in-process", exc)
-            yield from map(read_and_parse, todo[done:])
+            yield from (to_row(read_and_parse(it)) for it in todo[done:])
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
 
-    def _store(self, batch: list[Parsed]) -> None:
+    def _store(self, batch: list[Row], known: Container[str] | None = None) -> None:
+        """Write parsed rows; `known` holds the paths already in the index (None: look each up)."""
         with self._lock, self.conn:
-            for p in batch:
-                self._delete(p.rel)
-                self._insert(p, overlay=False)
+            for row in batch:
+                if known is None or row[0] in known:
+                    self._delete(row[0])
+                self._insert(row, overlay=False)
 
-    def _insert(self, p: Parsed, overlay: bool) -> None:
+    def _insert(self, row: Row, overlay: bool) -> None:
+        (rel, size, mtime_ns, digest, lang, kind, lines, skipped, path_text, symbol_text,
+         body_text, symbols, imports) = row
         cur = self.conn.execute(
             "INSERT INTO files(path, size, mtime_ns, hash, lang, kind, lines, skipped, overlay)"
             " VALUES(?,?,?,?,?,?,?,?,?)",
-            (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
-             p.skipped, int(overlay)),
+            (rel, size, mtime_ns, digest, lang, kind, lines, skipped, int(overlay)),
         )
         fid = cur.lastrowid
-        if p.skipped:
+        if skipped:
             return
         self.conn.execute(
             "INSERT INTO fts(rowid, path, symbols, body) VALUES(?,?,?,?)",
-            (fid, p.path_text, p.symbol_text, p.body_text),
+            (fid, path_text, symbol_text, body_text),
         )
-        if p.outline.symbols:
+        if symbols:
             self.conn.executemany(
-                "INSERT INTO symbols VALUES(?,?,?,?,?,?,?)",
-                [(fid, s.name, s.name.lower(), s.kind, s.start_line, s.end_line,
-                  " ".join(stemmed_terms(s.name))) for s in p.outline.symbols],
+                "INSERT INTO symbols VALUES(?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
             )
-        if p.outline.imports:
-            self.conn.executemany(
-                "INSERT INTO imports VALUES(?,?)", [(fid, t) for t in p.outline.imports]
-            )
+        if imports:
+            self.conn.executemany("INSERT INTO imports VALUES(?,?)", [(fid, t) for t in imports])
 
     def _delete(self, rel: str) -> None:
         row = self.conn.execute("SELECT id FROM files WHERE path=?", (rel,)).fetchone()
@@ -414,10 +462,10 @@ class Index:
     def put_text(self, rel: str, text: str) -> None:
         """Index an open buffer's text; it wins over the disk until `drop_overlay`."""
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        parsed = parse_text(rel, text, len(text), 0, digest)
+        row = to_row(parse_text(rel, text, len(text), 0, digest))
         with self._lock, self.conn:
             self._delete(rel)
-            self._insert(parsed, overlay=True)
+            self._insert(row, overlay=True)
 
     def drop_overlay(self, rel: str, scope: Scope, max_file_bytes: int) -> None:
         """Forget a closed buffer: the file on disk (if any, and in scope) is indexed again."""
@@ -444,7 +492,8 @@ class Index:
                     with self.conn:
                         self._delete(rel)
                     continue
-                batch.append(read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes)))
+                batch.append(to_row(
+                    read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes))))
         if batch:
             self._store(batch)
 

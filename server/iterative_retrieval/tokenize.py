@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import repeat
 from operator import mul
 
 # A name, or digits glued to a name (`3dTexture`). The digit branch starts only at the head of a
@@ -149,8 +150,23 @@ def term_counts(text: str) -> Counter[str]:
     It runs on every indexed file, so the per-term work stays in C: count the distinct runs, join
     each run's terms repeated by its count, and count the terms of that stream.
     """
+    return _counts(text, None)
+
+
+def term_counts_upto(text: str, cap: int) -> Counter[str]:
+    """term_counts, exact below `cap`; a count of `cap` or more may be any number >= cap.
+
+    For the index, which stores at most `cap` of each term, in less time: every run's count is
+    cut to `cap` before its terms are added up. A term that some run with it reaches the cap
+    with is >= cap either way; any other term's count was not cut at all.
+    """
+    return _counts(text, cap)
+
+
+def _counts(text: str, cap: int | None) -> Counter[str]:
     runs = Counter(_RUN_RE.findall(text))
-    stream = "".join(map(mul, map(_RUN_TERMS.__getitem__, runs.keys()), runs.values()))
+    times = runs.values() if cap is None else map(min, runs.values(), repeat(cap))
+    stream = "".join(map(mul, map(_RUN_TERMS.__getitem__, runs.keys()), times))
     return Counter(stream.split())
 
 
