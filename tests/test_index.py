@@ -156,3 +156,25 @@ def test_worker_processes_build_the_same_index(tmp_path, monkeypatch):
         busy.join()
     assert stats.indexed == 91
     assert _contents(spawned) == _contents(inline)
+
+
+def test_symbols_follow_changes_by_this_and_other_processes(tmp_path):
+    """symbols_of_many remembers symbols between cycles, but never serves stale ones: not after
+    this index re-reads a file, nor after another connection (a CLI `index`) rewrote the file."""
+    root = write_files(tmp_path / "ws", {"a.py": "def first(): pass\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+
+    def names():
+        fid = idx.file_id("a.py")
+        return [s.name for s in idx.symbols_of_many([fid]).get(fid, [])]
+
+    assert names() == ["first"]
+    (root / "a.py").write_text("def second(): pass\n")
+    idx.update_paths(["a.py"], 1_000_000)
+    assert names() == ["second"]
+    (root / "a.py").write_text("def third(): pass\n\ndef fourth(): pass\n")
+    other, _ = open_index(root, tmp_path / "c")
+    other.refresh(scope, 1_000_000)
+    other.close()
+    assert names() == ["third", "fourth"]

@@ -45,6 +45,9 @@ IN_FLIGHT = 4
 """Chunks in flight per worker."""
 STORE_BATCH = 256
 """Files written per transaction (and per progress report)."""
+SYMBOLS_MEMO_MAX = 200_000
+"""Symbols that symbols_of_many keeps in memory (about 40 MB); past that it starts afresh."""
+"""Files written per transaction (and per progress report)."""
 SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
@@ -223,6 +226,10 @@ class Index:
         self.root = root
         self.db_path = db_path
         self._lock = threading.RLock()
+        self._symbols: dict[int, tuple[Symbol, ...]] = {}
+        """Memo of symbols_of_many: file id → its symbols."""
+        self._data_version: int | None = None
+        self._symbols_held = 0
         self.conn = self._open()
         self._clear_overlays()
 
@@ -436,6 +443,7 @@ class Index:
             (rel, size, mtime_ns, digest, lang, kind, lines, skipped, int(overlay)),
         )
         fid = cur.lastrowid
+        self._symbols.pop(fid, None)
         if skipped:
             return
         self.conn.execute(
@@ -454,6 +462,7 @@ class Index:
         if not row:
             return
         fid = row[0]
+        self._symbols.pop(fid, None)
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (fid,))
         self.conn.execute("DELETE FROM symbols WHERE file_id=?", (fid,))
         self.conn.execute("DELETE FROM imports WHERE file_id=?", (fid,))
@@ -582,17 +591,50 @@ class Index:
             ]
 
     def symbols_of_many(self, fids: list[int]) -> dict[int, list[Symbol]]:
+        """file id → its symbols in line order (files without any are left out).
+
+        Memoised per file: every cycle evaluates mostly the same candidates, and a generated file
+        can define thousands of names. The memo forgets a file when this connection rewrites it,
+        and everything when another connection (a CLI `index`) has written to the database.
+        """
         out: dict[int, list[Symbol]] = {}
         with self._lock:
-            for k in range(0, len(fids), 500):
-                chunk = fids[k : k + 500]
+            memo = self._symbols_memo()
+            todo = []
+            for fid in fids:
+                hit = memo.get(fid)
+                if hit is None:
+                    todo.append(fid)
+                elif hit:
+                    out[fid] = list(hit)
+            fetched: dict[int, list[Symbol]] = {fid: [] for fid in todo}
+            for k in range(0, len(todo), 500):
+                chunk = todo[k : k + 500]
                 q = ",".join("?" * len(chunk))
                 for fid, n, kind, s, e, terms in self.conn.execute(
                     f"SELECT file_id, name, kind, start, end, terms FROM symbols"
                     f" WHERE file_id IN ({q}) ORDER BY file_id, start", chunk,
                 ):
-                    out.setdefault(fid, []).append(Symbol(n, kind, s, e, tuple(terms.split())))
+                    fetched[fid].append(Symbol(n, kind, s, e, tuple(terms.split())))
+            added = sum(map(len, fetched.values()))
+            if self._symbols_held + added > SYMBOLS_MEMO_MAX:
+                memo.clear()
+                self._symbols_held = 0
+            self._symbols_held += added
+            for fid, syms in fetched.items():
+                memo[fid] = tuple(syms)
+                if syms:
+                    out[fid] = syms
         return out
+
+    def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:
+        """The memo of symbols_of_many, emptied when another connection changed the database."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._symbols.clear()
+            self._symbols_held = 0
+            self._data_version = version
+        return self._symbols
 
     def imports_of(self, fid: int) -> list[str]:
         with self._lock:
