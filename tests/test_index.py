@@ -178,3 +178,30 @@ def test_symbols_follow_changes_by_this_and_other_processes(tmp_path):
     other.refresh(scope, 1_000_000)
     other.close()
     assert names() == ["third", "fourth"]
+
+
+def test_a_buffer_opened_during_a_refresh_wins(tmp_path, monkeypatch):
+    """An editor buffer indexed while a refresh is still storing files (a first index of a big
+    workspace) is neither overwritten by the disk nor an error, for a new and a known file."""
+    from iterative_retrieval import index as index_mod
+
+    monkeypatch.setattr(index_mod, "STORE_BATCH", 2)
+    files = {f"m{i}.py": f"def disk_{i}(): pass\n" for i in range(8)}
+    root = write_files(tmp_path / "ws", files)
+    idx, scope = open_index(root, tmp_path / "c")
+    (root / "m7.py").unlink()
+    idx.refresh(scope, 1_000_000)  # m0..m6 known
+    (root / "m7.py").write_text("def disk_7(): pass\n")
+    (root / "m6.py").write_text("def disk_6_changed(): pass\n")
+
+    def progress(done, total):
+        if done == 2:  # m7 (new) and m6 (known, changed) are not stored yet
+            idx.put_text("m7.py", "def buffer_7(): pass\n")
+            idx.put_text("m6.py", "def buffer_6(): pass\n")
+
+    (root / "m0.py").write_text("def disk_0_changed(): pass\n")
+    (root / "m1.py").write_text("def disk_1_changed(): pass\n")
+    idx.refresh(scope, 1_000_000, progress=progress)
+    assert idx.definitions(["buffer_7", "buffer_6"]).keys() == {"buffer_7", "buffer_6"}
+    assert not idx.definitions(["disk_7", "disk_6_changed", "disk_6"])
+    assert sorted(idx.overlay_paths()) == ["m6.py", "m7.py"]

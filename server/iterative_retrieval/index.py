@@ -427,25 +427,37 @@ class Index:
                 pool.shutdown(wait=True, cancel_futures=True)
 
     def _store(self, batch: list[Row], known: Container[str] | None = None) -> None:
-        """Write parsed rows; `known` holds the paths already in the index (None: look each up)."""
+        """Write rows read from disk; an open buffer that got in meanwhile wins over them.
+
+        `known` holds the paths that were in the index when the refresh began: any other path is
+        inserted straight away (no look-up), unless a buffer of that path arrived since.
+        """
         with self._lock, self.conn:
             for row in batch:
-                if known is None or row[0] in known:
-                    self._delete(row[0])
+                if known is not None and row[0] not in known and self._insert(row, False, True):
+                    continue
+                hit = self.conn.execute(
+                    "SELECT overlay FROM files WHERE path=?", (row[0],)).fetchone()
+                if hit and hit[0]:
+                    continue  # the open buffer wins
+                self._delete(row[0])
                 self._insert(row, overlay=False)
 
-    def _insert(self, row: Row, overlay: bool) -> None:
+    def _insert(self, row: Row, overlay: bool, if_new: bool = False) -> bool:
+        """Insert one file's rows; with `if_new`, nothing happens (False) if the path is there."""
         (rel, size, mtime_ns, digest, lang, kind, lines, skipped, path_text, symbol_text,
          body_text, symbols, imports) = row
         cur = self.conn.execute(
-            "INSERT INTO files(path, size, mtime_ns, hash, lang, kind, lines, skipped, overlay)"
-            " VALUES(?,?,?,?,?,?,?,?,?)",
+            f"INSERT {'OR IGNORE ' if if_new else ''}INTO files(path, size, mtime_ns, hash, lang,"
+            " kind, lines, skipped, overlay) VALUES(?,?,?,?,?,?,?,?,?)",
             (rel, size, mtime_ns, digest, lang, kind, lines, skipped, int(overlay)),
         )
+        if not cur.rowcount:
+            return False
         fid = cur.lastrowid
         self._symbols.pop(fid, None)
         if skipped:
-            return
+            return True
         self.conn.execute(
             "INSERT INTO fts(rowid, path, symbols, body) VALUES(?,?,?,?)",
             (fid, path_text, symbol_text, body_text),
@@ -456,6 +468,7 @@ class Index:
             )
         if imports:
             self.conn.executemany("INSERT INTO imports VALUES(?,?)", [(fid, t) for t in imports])
+        return True
 
     def _delete(self, rel: str) -> None:
         row = self.conn.execute("SELECT id FROM files WHERE path=?", (rel,)).fetchone()
