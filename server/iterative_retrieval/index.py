@@ -337,7 +337,7 @@ class Index:
         unchanged = 0
         for wf in scope.files():
             try:
-                st = os.stat(wf.abs)
+                st = wf.stat or os.stat(wf.abs)
             except OSError:
                 continue
             present.add(wf.rel)
