@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import logging
-import multiprocessing
 import os
 import re
 import sqlite3
@@ -18,8 +17,6 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Container, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add, mul
@@ -397,6 +394,10 @@ class Index:
         # Forking is only safe from a single-threaded process (the CLI); a threaded host (the
         # language server, the MCP server) spawns fresh interpreters instead, which costs a
         # fraction of a second to start but keeps its threads out of the children.
+        import multiprocessing  # only a cold start needs them: not imported on the warm path
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         methods = multiprocessing.get_all_start_methods()
         method = "fork" if threading.active_count() == 1 and "fork" in methods else "spawn"
         workers = max(1, min(os.cpu_count() or 2, MAX_WORKERS))
