@@ -205,3 +205,19 @@ def test_a_buffer_opened_during_a_refresh_wins(tmp_path, monkeypatch):
     assert idx.definitions(["buffer_7", "buffer_6"]).keys() == {"buffer_7", "buffer_6"}
     assert not idx.definitions(["disk_7", "disk_6_changed", "disk_6"])
     assert sorted(idx.overlay_paths()) == ["m6.py", "m7.py"]
+
+
+def test_read_memos_follow_writes(tmp_path):
+    """all_files and definitions are remembered between calls but follow every write."""
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha(): pass\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    assert [f.path for f in idx.all_files()] == ["a.py"]
+    assert list(idx.definitions(["alpha", "beta"])) == ["alpha"]
+    write_files(root, {"b.py": "def beta(): pass\n\ndef alpha(): pass\n"})
+    idx.refresh(scope, 1_000_000)
+    assert sorted(f.path for f in idx.all_files()) == ["a.py", "b.py"]
+    defs = idx.definitions(["beta", "alpha"])
+    assert list(defs) == ["alpha", "beta"] and len(defs["alpha"]) == 2
+    idx.put_text("c.py", "def gamma(): pass\n")
+    assert idx.definitions(["gamma"]) and len(idx.all_files()) == 3

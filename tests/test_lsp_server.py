@@ -501,7 +501,7 @@ async def test_bad_initialization_options_fall_back_to_defaults(bare_client: Lan
 # -- a first index of a large workspace ---------------------------------------------------------
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=["env", "ITERATIVE_RETRIEVAL_LSP_SLOW=0.5",
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=["env", "ITERATIVE_RETRIEVAL_LSP_SLOW=0.2",
                                                               *SERVER]), **ONE_LOOP)
 async def big_client(lsp_client: LanguageClient, tmp_path):
     """A server whose first index is large enough for worker processes (1100 files), with a

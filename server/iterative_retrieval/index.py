@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import add, mul
 from pathlib import Path
+from typing import Any
 
 from .config import default_cache_dir
 from .languages import extract_outline, language_for
@@ -40,11 +41,13 @@ PARSE_CHUNK = 64
 """Files per task sent to a worker."""
 IN_FLIGHT = 4
 """Chunks in flight per worker."""
-STORE_BATCH = 256
-"""Files written per transaction (and per progress report)."""
+STORE_BATCH = 64
+"""Files written per transaction (and per progress report): the index lock is held that long,
+so a small batch keeps `status` and buffer updates quick during a first index."""
 SYMBOLS_MEMO_MAX = 200_000
 """Symbols that symbols_of_many keeps in memory (about 40 MB); past that it starts afresh."""
-"""Files written per transaction (and per progress report)."""
+DEFINITIONS_MEMO_MAX = 50_000
+"""Names whose definitions are kept in memory between calls."""
 SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
@@ -227,6 +230,8 @@ class Index:
         """Memo of symbols_of_many: file id → its symbols."""
         self._data_version: int | None = None
         self._symbols_held = 0
+        self._reads: dict[str, Any] = {}
+        """Memos of all_files and definitions; any write empties them."""
         self.conn = self._open()
         self._clear_overlays()
 
@@ -457,6 +462,7 @@ class Index:
             return False
         fid = cur.lastrowid
         self._symbols.pop(fid, None)
+        self._reads.clear()
         if skipped:
             return True
         self.conn.execute(
@@ -477,6 +483,7 @@ class Index:
             return
         fid = row[0]
         self._symbols.pop(fid, None)
+        self._reads.clear()
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (fid,))
         self.conn.execute("DELETE FROM symbols WHERE file_id=?", (fid,))
         self.conn.execute("DELETE FROM imports WHERE file_id=?", (fid,))
@@ -541,13 +548,17 @@ class Index:
 
     def all_files(self) -> list[FileRow]:
         with self._lock:
-            # the kind is computed on read, so a better classifier needs no re-index
-            return [
-                FileRow(fid, path, lang, classify(path, lang), lines)
-                for fid, path, lang, lines in self.conn.execute(
-                    "SELECT id, path, lang, lines FROM files WHERE skipped IS NULL"
-                )
-            ]
+            self._check_version()
+            rows = self._reads.get("all_files")
+            if rows is None:
+                # the kind is computed on read, so a better classifier needs no re-index
+                rows = self._reads["all_files"] = [
+                    FileRow(fid, path, lang, classify(path, lang), lines)
+                    for fid, path, lang, lines in self.conn.execute(
+                        "SELECT id, path, lang, lines FROM files WHERE skipped IS NULL"
+                    )
+                ]
+            return list(rows)
 
     def search_term(self, term: str, limit: int = 5000) -> dict[int, float]:
         """file id → fielded BM25 (positive, higher is better) for one index term."""
@@ -581,18 +592,34 @@ class Index:
             )]
 
     def definitions(self, lnames: Iterable[str]) -> dict[str, list[tuple[int, Symbol]]]:
-        """Lower-case name → the files and symbols that define it."""
+        """Lower-case name → the files and symbols that define it.
+
+        Names in order, per chunk of 500, as the lname index returns them (sorted); memoised
+        per name until the next write (each cycle asks for mostly the same names).
+        """
         names = list({n for n in lnames if n})
         out: dict[str, list[tuple[int, Symbol]]] = {}
         with self._lock:
-            for i in range(0, len(names), 500):
-                chunk = names[i : i + 500]
+            self._check_version()
+            memo = self._reads.setdefault("definitions", {})
+            todo = [n for n in names if n not in memo]
+            if len(memo) + len(todo) > DEFINITIONS_MEMO_MAX:
+                memo.clear()
+                todo = names
+            for n in todo:
+                memo[n] = []
+            for i in range(0, len(todo), 500):
+                chunk = todo[i : i + 500]
                 q = ",".join("?" * len(chunk))
                 for fid, name, lname, kind, start, end in self.conn.execute(
-                    f"SELECT file_id, name, lname, kind, start, end FROM symbols WHERE lname IN ({q})",
-                    chunk,
+                    f"SELECT file_id, name, lname, kind, start, end FROM symbols"
+                    f" WHERE lname IN ({q}) ORDER BY lname, rowid", chunk,
                 ):
-                    out.setdefault(lname, []).append((fid, Symbol(name, kind, start, end)))
+                    memo[lname].append((fid, Symbol(name, kind, start, end)))
+            for i in range(0, len(names), 500):
+                for n in sorted(names[i : i + 500]):
+                    if memo[n]:
+                        out[n] = list(memo[n])
         return out
 
     def symbols_of(self, fid: int) -> list[Symbol]:
@@ -642,13 +669,17 @@ class Index:
         return out
 
     def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:
-        """The memo of symbols_of_many, emptied when another connection changed the database."""
+        self._check_version()
+        return self._symbols
+
+    def _check_version(self) -> None:
+        """Empty the read memos when another connection (a CLI `index`) changed the database."""
         version = self.conn.execute("PRAGMA data_version").fetchone()[0]
         if version != self._data_version:
             self._symbols.clear()
             self._symbols_held = 0
+            self._reads.clear()
             self._data_version = version
-        return self._symbols
 
     def imports_of(self, fid: int) -> list[str]:
         with self._lock:
