@@ -113,3 +113,115 @@ def test_classify():
     assert classify("types/api.d.cts", "typescript") == "declaration"
     assert classify("pkg/stubs.pyi", "python") == "declaration"
     assert classify("src/index.ts", "typescript") == "source"
+
+
+def _contents(idx):
+    """Everything an index holds, keyed by path (file ids differ between builds)."""
+    c = idx.conn
+    paths = dict(c.execute("SELECT id, path FROM files"))
+    return (
+        sorted(c.execute("SELECT path, size, mtime_ns, hash, lang, kind, lines, skipped FROM files")),
+        sorted((paths[r], p, s, b) for r, p, s, b in c.execute("SELECT rowid, * FROM fts")),
+        sorted((paths[f], *rest) for f, *rest in c.execute("SELECT * FROM symbols")),
+        sorted((paths[f], t) for f, t in c.execute("SELECT * FROM imports")),
+    )
+
+
+def test_worker_processes_build_the_same_index(tmp_path, monkeypatch):
+    """Parsing in worker processes (forked from the CLI, spawned from a threaded server) stores
+    exactly what parsing in-process stores."""
+    import threading
+
+    from iterative_retrieval import index as index_mod
+
+    files = {f"pkg/m{i}.py": f"class Model{i}:\n    def save_{i}(self):\n        return {i}\n"
+             for i in range(60)}
+    files.update({f"web/v{i}.ts": f"import {{ a }} from './a'\nexport function view{i}() {{}}\n"
+                  for i in range(30)})
+    files["data/blob.txt"] = b"\0\1\2"
+    root = write_files(tmp_path / "ws", files)
+    inline, scope = open_index(root, tmp_path / "c1")
+    inline.refresh(scope, 1_000_000)
+
+    monkeypatch.setattr(index_mod, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(index_mod, "PARSE_CHUNK", 8)
+    forked, _ = open_index(root, tmp_path / "c2")
+    forked.refresh(scope, 1_000_000)
+    assert _contents(forked) == _contents(inline)
+
+    stop = threading.Event()
+    busy = threading.Thread(target=stop.wait)  # a second thread: forking is unsafe, spawn is used
+    busy.start()
+    try:
+        spawned, _ = open_index(root, tmp_path / "c3")
+        stats = spawned.refresh(scope, 1_000_000)
+    finally:
+        stop.set()
+        busy.join()
+    assert stats.indexed == 91
+    assert _contents(spawned) == _contents(inline)
+
+
+def test_symbols_follow_changes_by_this_and_other_processes(tmp_path):
+    """symbols_of_many remembers symbols between cycles, but never serves stale ones: not after
+    this index re-reads a file, nor after another connection (a CLI `index`) rewrote the file."""
+    root = write_files(tmp_path / "ws", {"a.py": "def first(): pass\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+
+    def names():
+        fid = idx.file_id("a.py")
+        return [s.name for s in idx.symbols_of_many([fid]).get(fid, [])]
+
+    assert names() == ["first"]
+    (root / "a.py").write_text("def second(): pass\n")
+    idx.update_paths(["a.py"], 1_000_000)
+    assert names() == ["second"]
+    (root / "a.py").write_text("def third(): pass\n\ndef fourth(): pass\n")
+    other, _ = open_index(root, tmp_path / "c")
+    other.refresh(scope, 1_000_000)
+    other.close()
+    assert names() == ["third", "fourth"]
+
+
+def test_a_buffer_opened_during_a_refresh_wins(tmp_path, monkeypatch):
+    """An editor buffer indexed while a refresh is still storing files (a first index of a big
+    workspace) is neither overwritten by the disk nor an error, for a new and a known file."""
+    from iterative_retrieval import index as index_mod
+
+    monkeypatch.setattr(index_mod, "STORE_BATCH", 2)
+    files = {f"m{i}.py": f"def disk_{i}(): pass\n" for i in range(8)}
+    root = write_files(tmp_path / "ws", files)
+    idx, scope = open_index(root, tmp_path / "c")
+    (root / "m7.py").unlink()
+    idx.refresh(scope, 1_000_000)  # m0..m6 known
+    (root / "m7.py").write_text("def disk_7(): pass\n")
+    (root / "m6.py").write_text("def disk_6_changed(): pass\n")
+
+    def progress(done, total):
+        if done == 2:  # m7 (new) and m6 (known, changed) are not stored yet
+            idx.put_text("m7.py", "def buffer_7(): pass\n")
+            idx.put_text("m6.py", "def buffer_6(): pass\n")
+
+    (root / "m0.py").write_text("def disk_0_changed(): pass\n")
+    (root / "m1.py").write_text("def disk_1_changed(): pass\n")
+    idx.refresh(scope, 1_000_000, progress=progress)
+    assert idx.definitions(["buffer_7", "buffer_6"]).keys() == {"buffer_7", "buffer_6"}
+    assert not idx.definitions(["disk_7", "disk_6_changed", "disk_6"])
+    assert sorted(idx.overlay_paths()) == ["m6.py", "m7.py"]
+
+
+def test_read_memos_follow_writes(tmp_path):
+    """all_files and definitions are remembered between calls but follow every write."""
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha(): pass\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    assert [f.path for f in idx.all_files()] == ["a.py"]
+    assert list(idx.definitions(["alpha", "beta"])) == ["alpha"]
+    write_files(root, {"b.py": "def beta(): pass\n\ndef alpha(): pass\n"})
+    idx.refresh(scope, 1_000_000)
+    assert sorted(f.path for f in idx.all_files()) == ["a.py", "b.py"]
+    defs = idx.definitions(["beta", "alpha"])
+    assert list(defs) == ["alpha", "beta"] and len(defs["alpha"]) == 2
+    idx.put_text("c.py", "def gamma(): pass\n")
+    assert idx.definitions(["gamma"]) and len(idx.all_files()) == 3

@@ -496,3 +496,37 @@ async def test_bad_initialization_options_fall_back_to_defaults(bare_client: Lan
     assert set(paths(result, 4)) == AUTH_TOP4
     assert not any(p.startswith("src/services/") for p in paths(result))
     assert bare_client.progress_reports == {}
+
+
+# -- a first index of a large workspace ---------------------------------------------------------
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=["env", "ITERATIVE_RETRIEVAL_LSP_SLOW=0.2",
+                                                              *SERVER]), **ONE_LOOP)
+async def big_client(lsp_client: LanguageClient, tmp_path):
+    """A server whose first index is large enough for worker processes (1100 files), with a
+    pause after each stored batch so that requests meet it while it indexes."""
+    root = tmp_path / "ws" / "big"
+    for i in range(1100):
+        p = root / f"pkg{i % 20}" / f"handler_{i}.py"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(f"def handle_request_{i}(payload):\n    return payload + {i}\n")
+    lsp_client.workspace_root = root
+    await start(lsp_client, tmp_path, [root])
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_requests_are_served_while_a_first_index_runs(big_client: LanguageClient):
+    """While the first index runs (in spawned worker processes), `status` answers and an opened
+    buffer is indexed at once; the buffer survives the rest of the index and is found after it."""
+    st = await command(big_client, "iterativeRetrieval.status")
+    assert st["state"] == "indexing"
+    fresh = big_client.workspace_root / "pkg0" / "ledger.py"
+    did_open(big_client, fresh, "def reconcile_quarantined_ledgers(books):\n    return books\n")
+    st = await command(big_client, "iterativeRetrieval.status")
+    assert (st["state"], st["open_buffers"]) == ("indexing", 1)
+    st = await wait_ready(big_client)
+    assert st["files"] == 1101 and st["open_buffers"] == 1
+    found = await retrieve(big_client, task="reconcile the quarantined ledgers", maxCycles=1)
+    assert paths(found, 1) == ["pkg0/ledger.py"]

@@ -1,8 +1,16 @@
 """Identifier-aware tokenization and the light stemmer."""
 
+from collections import Counter
+
 import pytest
 
-from iterative_retrieval.tokenize import identifier_terms, path_terms, split_identifier, stem
+from iterative_retrieval.tokenize import (
+    identifier_terms,
+    path_terms,
+    split_identifier,
+    stem,
+    term_counts,
+)
 
 
 @pytest.mark.parametrize(
@@ -52,3 +60,12 @@ def test_stem_merges_variants(group):
 def test_stem_does_not_mangle_short_or_s_words(a, b):
     """Words ending in ss/us keep their s; short words are left alone."""
     assert stem(a) != b
+
+
+def test_long_digit_runs_tokenize_in_linear_time():
+    """A file of 100k digits (Go's compress/testdata/pi.txt) is one pass, not one per position.
+
+    The old pattern re-scanned the run from every digit: minutes for one such file.
+    """
+    text = "3." + "1415926535" * 10_000 + "\n2x 7up 12.5abc\n"
+    assert term_counts(text) == Counter({"2x": 1, "up": 1, "7up": 1, "abc": 1, "5abc": 1})

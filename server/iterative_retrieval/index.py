@@ -8,23 +8,25 @@ modification time changed. A cache that is corrupt or of another schema version 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
-import multiprocessing
 import os
 import re
 import sqlite3
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections import Counter, deque
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add, mul
 from pathlib import Path
+from typing import Any
 
 from .config import default_cache_dir
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
-from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts
+from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope
 
 log = logging.getLogger(__name__)
@@ -33,6 +35,19 @@ SCHEMA_VERSION = 5
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
+"""Fewer files to read than this are parsed in-process: starting workers would cost more."""
+MAX_WORKERS = 8
+PARSE_CHUNK = 64
+"""Files per task sent to a worker."""
+IN_FLIGHT = 4
+"""Chunks in flight per worker."""
+STORE_BATCH = 64
+"""Files written per transaction (and per progress report): the index lock is held that long,
+so a small batch keeps `status` and buffer updates quick during a first index."""
+SYMBOLS_MEMO_MAX = 200_000
+"""Symbols that symbols_of_many keeps in memory (about 40 MB); past that it starts afresh."""
+DEFINITIONS_MEMO_MAX = 50_000
+"""Names whose definitions are kept in memory between calls."""
 SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
@@ -65,6 +80,8 @@ class Parsed:
     symbol_text: str = ""
     body_text: str = ""
     outline: Outline = Outline()
+    symbol_terms: tuple[str, ...] = ()
+    """Per symbol of the outline, its stemmed terms joined by spaces (stored with the symbol)."""
 
 
 _TEST_DIR_RE = re.compile(
@@ -147,15 +164,20 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
         log.exception("outline failed for %s", rel)
         outline = Outline()
     sym_terms: list[str] = []
+    per_symbol: list[str] = []
     for s in outline.symbols:
-        sym_terms.extend(identifier_terms(s.name))
+        stems = stemmed_terms(s.name)  # () for a name over 80 characters
+        per_symbol.append(" ".join(stems))
+        sym_terms.extend(stems if stems or len(s.name) <= 80 else
+                         (stem(t) for t in identifier_terms(s.name)))
     return Parsed(
         rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,
         lines=text.count("\n") + 1, skipped=None,
         path_text=" ".join(stem(t) for t in path_terms(rel)),
-        symbol_text=" ".join(stem(t) for t in sym_terms),
-        body_text=_body_text(term_counts(text)),
+        symbol_text=" ".join(sym_terms),
+        body_text=_body_text(term_counts_upto(text, TF_CAP)),
         outline=outline,
+        symbol_terms=tuple(per_symbol),
     )
 
 
@@ -164,7 +186,11 @@ TF_CAP = 6
 
 
 def _body_text(counts: Counter[str]) -> str:
-    return " ".join(" ".join((t,) * min(n, TF_CAP)) for t, n in counts.items())
+    """Each term repeated min(count, TF_CAP) times, space-separated (built in C: large files)."""
+    if not counts:
+        return ""
+    spaced = map(add, counts.keys(), repeat(" "))
+    return "".join(map(mul, spaced, map(min, counts.values(), repeat(TF_CAP))))[:-1]
 
 
 def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
@@ -182,8 +208,23 @@ def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
     return parse_bytes(rel, data, size, mtime_ns)
 
 
-def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Parsed]:
-    return [read_and_parse(it) for it in items]
+Row = tuple
+"""A parsed file as plain values, ready for the INSERTs: (rel, size, mtime_ns, digest, lang, kind,
+lines, skipped, path_text, symbol_text, body_text, symbols, imports), symbols as (name, lname,
+kind, start, end, terms). Workers send rows, not dataclasses: they cross the process boundary
+several times faster."""
+
+
+def to_row(p: Parsed) -> Row:
+    symbols = [(s.name, s.name.lower(), s.kind, s.start_line, s.end_line, terms)
+               for s, terms in zip(p.outline.symbols, p.symbol_terms)]
+    return (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
+            p.skipped, p.path_text, p.symbol_text, p.body_text, symbols, p.outline.imports)
+
+
+def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
+    """Worker entry: a chunk of files read and parsed into rows."""
+    return [to_row(read_and_parse(it)) for it in items]
 
 
 class Index:
@@ -193,6 +234,12 @@ class Index:
         self.root = root
         self.db_path = db_path
         self._lock = threading.RLock()
+        self._symbols: dict[int, tuple[Symbol, ...]] = {}
+        """Memo of symbols_of_many: file id → its symbols."""
+        self._data_version: int | None = None
+        self._symbols_held = 0
+        self._reads: dict[str, Any] = {}
+        """Memos of all_files and definitions; any write empties them."""
         self.conn = self._open()
         self._clear_overlays()
 
@@ -300,7 +347,7 @@ class Index:
         unchanged = 0
         for wf in scope.files():
             try:
-                st = os.stat(wf.abs)
+                st = wf.stat or os.stat(wf.abs)
             except OSError:
                 continue
             present.add(wf.rel)
@@ -316,21 +363,26 @@ class Index:
         with self._lock, self.conn:
             for p in removed:
                 self._delete(p)
-        parsed_iter = self._parse_all(todo)
+        rows = self._parse_all(todo)
         done = 0
-        batch: list[Parsed] = []
-        for parsed in parsed_iter:
-            batch.append(parsed)
-            done += 1
-            if len(batch) >= 256:
-                self._store(batch)
-                batch = []
-                if progress:
-                    progress(done, len(todo))
-                if should_stop and should_stop():
-                    break
+        batch: list[Row] = []
+        try:
+            for row in rows:
+                batch.append(row)
+                done += 1
+                if len(batch) >= STORE_BATCH:
+                    self._store(batch, known)
+                    batch = []
+                    if progress:
+                        progress(done, len(todo))
+                    if should_stop and should_stop():
+                        break
+        finally:
+            close = getattr(rows, "close", None)
+            if close is not None:
+                close()  # a stopped refresh ends its worker processes now
         if batch:
-            self._store(batch)
+            self._store(batch, known)
         if progress and todo:
             progress(done, len(todo))
         with self._lock:
@@ -345,69 +397,101 @@ class Index:
             skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
         )
 
-    def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
-        # Worker processes are forked, which is only safe from a single-threaded process (the
-        # CLI); a threaded host such as the language server parses in-process, or runs the CLI's
-        # `index` command as a subprocess for a cold start.
-        if (
-            len(todo) < PARALLEL_THRESHOLD
-            or (os.cpu_count() or 1) < 2
-            or threading.active_count() > 1
-            or "fork" not in multiprocessing.get_all_start_methods()
-        ):
-            return map(read_and_parse, todo)
+    def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterator[Row]:
+        """Rows of the files to read, in order: in worker processes when there are many."""
+        if len(todo) < PARALLEL_THRESHOLD or (os.cpu_count() or 1) < 2:
+            return (to_row(read_and_parse(it)) for it in todo)
         return self._parse_parallel(todo)
 
-    def _parse_parallel(self, todo: list[tuple[str, str, int, int, int]]) -> Iterable[Parsed]:
-        chunks = [todo[i : i + 64] for i in range(0, len(todo), 64)]
-        workers = min(os.cpu_count() or 2, 8)
+    def _parse_parallel(self, todo: list[tuple[str, str, int, int, int]]) -> Iterator[Row]:
+        # Forking is only safe from a single-threaded process (the CLI); a threaded host (the
+        # language server, the MCP server) spawns fresh interpreters instead, which costs a
+        # fraction of a second to start but keeps its threads out of the children.
+        import multiprocessing  # only a cold start needs them: not imported on the warm path
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        methods = multiprocessing.get_all_start_methods()
+        method = "fork" if threading.active_count() == 1 and "fork" in methods else "spawn"
+        workers = max(1, min(os.cpu_count() or 2, MAX_WORKERS))
+        chunks = [todo[i : i + PARSE_CHUNK] for i in range(0, len(todo), PARSE_CHUNK)]
         done = 0
+        pool = None
         try:
-            ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-                for result in pool.map(_read_batch, chunks):
-                    yield from result
-                    done += len(result)
-        except (OSError, RuntimeError) as exc:  # no processes allowed here: do the rest inline
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+            # A bounded window of chunks in flight: results wait in memory only while the store
+            # is behind, and a stopped refresh leaves little work to cancel.
+            pending: deque = deque()
+            it = iter(chunks)
+            for chunk in itertools.islice(it, workers * IN_FLIGHT):
+                pending.append(pool.submit(_read_batch, chunk))
+            while pending:
+                rows = pending.popleft().result()
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.append(pool.submit(_read_batch, nxt))
+                yield from rows
+                done += len(rows)
+        except (OSError, RuntimeError, BrokenProcessPool) as exc:
+            # no processes allowed here, or a worker died: do the rest inline
             log.warning("parallel indexing unavailable (%s); indexing in-process", exc)
-            yield from map(read_and_parse, todo[done:])
+            yield from (to_row(read_and_parse(it)) for it in todo[done:])
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
 
-    def _store(self, batch: list[Parsed]) -> None:
+    def _store(self, batch: list[Row], known: Container[str] | None = None) -> None:
+        """Write rows read from disk; an open buffer that got in meanwhile wins over them.
+
+        `known` holds the paths that were in the index when the refresh began: any other path is
+        inserted straight away (no look-up), unless a buffer of that path arrived since.
+        """
         with self._lock, self.conn:
-            for p in batch:
-                self._delete(p.rel)
-                self._insert(p, overlay=False)
+            for row in batch:
+                if known is not None and row[0] not in known and self._insert(row, False, True):
+                    continue
+                hit = self.conn.execute(
+                    "SELECT overlay FROM files WHERE path=?", (row[0],)).fetchone()
+                if hit and hit[0]:
+                    continue  # the open buffer wins
+                self._delete(row[0])
+                self._insert(row, overlay=False)
 
-    def _insert(self, p: Parsed, overlay: bool) -> None:
+    def _insert(self, row: Row, overlay: bool, if_new: bool = False) -> bool:
+        """Insert one file's rows; with `if_new`, nothing happens (False) if the path is there."""
+        (rel, size, mtime_ns, digest, lang, kind, lines, skipped, path_text, symbol_text,
+         body_text, symbols, imports) = row
         cur = self.conn.execute(
-            "INSERT INTO files(path, size, mtime_ns, hash, lang, kind, lines, skipped, overlay)"
-            " VALUES(?,?,?,?,?,?,?,?,?)",
-            (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
-             p.skipped, int(overlay)),
+            f"INSERT {'OR IGNORE ' if if_new else ''}INTO files(path, size, mtime_ns, hash, lang,"
+            " kind, lines, skipped, overlay) VALUES(?,?,?,?,?,?,?,?,?)",
+            (rel, size, mtime_ns, digest, lang, kind, lines, skipped, int(overlay)),
         )
+        if not cur.rowcount:
+            return False
         fid = cur.lastrowid
-        if p.skipped:
-            return
+        self._symbols.pop(fid, None)
+        self._reads.clear()
+        if skipped:
+            return True
         self.conn.execute(
             "INSERT INTO fts(rowid, path, symbols, body) VALUES(?,?,?,?)",
-            (fid, p.path_text, p.symbol_text, p.body_text),
+            (fid, path_text, symbol_text, body_text),
         )
-        if p.outline.symbols:
+        if symbols:
             self.conn.executemany(
-                "INSERT INTO symbols VALUES(?,?,?,?,?,?,?)",
-                [(fid, s.name, s.name.lower(), s.kind, s.start_line, s.end_line,
-                  " ".join(stemmed_terms(s.name))) for s in p.outline.symbols],
+                "INSERT INTO symbols VALUES(?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
             )
-        if p.outline.imports:
-            self.conn.executemany(
-                "INSERT INTO imports VALUES(?,?)", [(fid, t) for t in p.outline.imports]
-            )
+        if imports:
+            self.conn.executemany("INSERT INTO imports VALUES(?,?)", [(fid, t) for t in imports])
+        return True
 
     def _delete(self, rel: str) -> None:
         row = self.conn.execute("SELECT id FROM files WHERE path=?", (rel,)).fetchone()
         if not row:
             return
         fid = row[0]
+        self._symbols.pop(fid, None)
+        self._reads.clear()
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (fid,))
         self.conn.execute("DELETE FROM symbols WHERE file_id=?", (fid,))
         self.conn.execute("DELETE FROM imports WHERE file_id=?", (fid,))
@@ -416,10 +500,10 @@ class Index:
     def put_text(self, rel: str, text: str) -> None:
         """Index an open buffer's text; it wins over the disk until `drop_overlay`."""
         digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        parsed = parse_text(rel, text, len(text), 0, digest)
+        row = to_row(parse_text(rel, text, len(text), 0, digest))
         with self._lock, self.conn:
             self._delete(rel)
-            self._insert(parsed, overlay=True)
+            self._insert(row, overlay=True)
 
     def drop_overlay(self, rel: str, scope: Scope, max_file_bytes: int) -> None:
         """Forget a closed buffer: the file on disk (if any, and in scope) is indexed again."""
@@ -446,7 +530,8 @@ class Index:
                     with self.conn:
                         self._delete(rel)
                     continue
-                batch.append(read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes)))
+                batch.append(to_row(
+                    read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes))))
         if batch:
             self._store(batch)
 
@@ -471,13 +556,17 @@ class Index:
 
     def all_files(self) -> list[FileRow]:
         with self._lock:
-            # the kind is computed on read, so a better classifier needs no re-index
-            return [
-                FileRow(fid, path, lang, classify(path, lang), lines)
-                for fid, path, lang, lines in self.conn.execute(
-                    "SELECT id, path, lang, lines FROM files WHERE skipped IS NULL"
-                )
-            ]
+            self._check_version()
+            rows = self._reads.get("all_files")
+            if rows is None:
+                # the kind is computed on read, so a better classifier needs no re-index
+                rows = self._reads["all_files"] = [
+                    FileRow(fid, path, lang, classify(path, lang), lines)
+                    for fid, path, lang, lines in self.conn.execute(
+                        "SELECT id, path, lang, lines FROM files WHERE skipped IS NULL"
+                    )
+                ]
+            return list(rows)
 
     def search_term(self, term: str, limit: int = 5000) -> dict[int, float]:
         """file id → fielded BM25 (positive, higher is better) for one index term."""
@@ -511,18 +600,34 @@ class Index:
             )]
 
     def definitions(self, lnames: Iterable[str]) -> dict[str, list[tuple[int, Symbol]]]:
-        """Lower-case name → the files and symbols that define it."""
+        """Lower-case name → the files and symbols that define it.
+
+        Names in order, per chunk of 500, as the lname index returns them (sorted); memoised
+        per name until the next write (each cycle asks for mostly the same names).
+        """
         names = list({n for n in lnames if n})
         out: dict[str, list[tuple[int, Symbol]]] = {}
         with self._lock:
-            for i in range(0, len(names), 500):
-                chunk = names[i : i + 500]
+            self._check_version()
+            memo = self._reads.setdefault("definitions", {})
+            todo = [n for n in names if n not in memo]
+            if len(memo) + len(todo) > DEFINITIONS_MEMO_MAX:
+                memo.clear()
+                todo = names
+            for n in todo:
+                memo[n] = []
+            for i in range(0, len(todo), 500):
+                chunk = todo[i : i + 500]
                 q = ",".join("?" * len(chunk))
                 for fid, name, lname, kind, start, end in self.conn.execute(
-                    f"SELECT file_id, name, lname, kind, start, end FROM symbols WHERE lname IN ({q})",
-                    chunk,
+                    f"SELECT file_id, name, lname, kind, start, end FROM symbols"
+                    f" WHERE lname IN ({q}) ORDER BY lname, rowid", chunk,
                 ):
-                    out.setdefault(lname, []).append((fid, Symbol(name, kind, start, end)))
+                    memo[lname].append((fid, Symbol(name, kind, start, end)))
+            for i in range(0, len(names), 500):
+                for n in sorted(names[i : i + 500]):
+                    if memo[n]:
+                        out[n] = list(memo[n])
         return out
 
     def symbols_of(self, fid: int) -> list[Symbol]:
@@ -535,17 +640,54 @@ class Index:
             ]
 
     def symbols_of_many(self, fids: list[int]) -> dict[int, list[Symbol]]:
+        """file id → its symbols in line order (files without any are left out).
+
+        Memoised per file: every cycle evaluates mostly the same candidates, and a generated file
+        can define thousands of names. The memo forgets a file when this connection rewrites it,
+        and everything when another connection (a CLI `index`) has written to the database.
+        """
         out: dict[int, list[Symbol]] = {}
         with self._lock:
-            for k in range(0, len(fids), 500):
-                chunk = fids[k : k + 500]
+            memo = self._symbols_memo()
+            todo = []
+            for fid in fids:
+                hit = memo.get(fid)
+                if hit is None:
+                    todo.append(fid)
+                elif hit:
+                    out[fid] = list(hit)
+            fetched: dict[int, list[Symbol]] = {fid: [] for fid in todo}
+            for k in range(0, len(todo), 500):
+                chunk = todo[k : k + 500]
                 q = ",".join("?" * len(chunk))
                 for fid, n, kind, s, e, terms in self.conn.execute(
                     f"SELECT file_id, name, kind, start, end, terms FROM symbols"
                     f" WHERE file_id IN ({q}) ORDER BY file_id, start", chunk,
                 ):
-                    out.setdefault(fid, []).append(Symbol(n, kind, s, e, tuple(terms.split())))
+                    fetched[fid].append(Symbol(n, kind, s, e, tuple(terms.split())))
+            added = sum(map(len, fetched.values()))
+            if self._symbols_held + added > SYMBOLS_MEMO_MAX:
+                memo.clear()
+                self._symbols_held = 0
+            self._symbols_held += added
+            for fid, syms in fetched.items():
+                memo[fid] = tuple(syms)
+                if syms:
+                    out[fid] = syms
         return out
+
+    def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:
+        self._check_version()
+        return self._symbols
+
+    def _check_version(self) -> None:
+        """Empty the read memos when another connection (a CLI `index`) changed the database."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._data_version:
+            self._symbols.clear()
+            self._symbols_held = 0
+            self._reads.clear()
+            self._data_version = version
 
     def imports_of(self, fid: int) -> list[str]:
         with self._lock:

@@ -14,8 +14,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from rapidfuzz import fuzz, process
-
 from .config import ablated
 from .dispatch import SearchCache
 from .index import Index
@@ -263,6 +261,8 @@ def variants_and_synonyms(
         # misspellings keep their first letters: compare against terms sharing a prefix
         choices = [t for t in index.terms_with_prefix(key[:3]) if len(t) >= 4]
         if choices:
+            from rapidfuzz import fuzz, process  # imported only when needed: faster start-up
+
             for term, score, _ in process.extract(key, choices, scorer=fuzz.ratio, limit=3, score_cutoff=84):
                 if term in seen or term == key:
                     continue

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat as st_
 import subprocess
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
@@ -72,6 +73,8 @@ class WorkspaceFile:
 
     rel: str
     abs: str
+    stat: os.stat_result | None = field(default=None, compare=False, repr=False)
+    """Its os.stat() as the listing saw it, so a refresh needs no second system call."""
 
 
 def check_root(root: str | os.PathLike[str]) -> Path:
@@ -104,7 +107,7 @@ def is_secret(rel: str) -> bool:
         low in SECRET_NAMES
         or low.endswith(SECRET_SUFFIXES)
         or low.startswith(SECRET_PREFIXES)
-        or any(p in SECRET_DIRS for p in parts[:-1])
+        or not SECRET_DIRS.isdisjoint(parts[:-1])
         or bool(_SECRET_JSON_RE.search(low))
         or (len(parts) >= 2 and parts[-2] == ".kube" and low == "config")
     )
@@ -114,7 +117,7 @@ def is_default_excluded(rel: str) -> bool:
     """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
     parts = rel.split("/")
     name = parts[-1]
-    if any(p in EXCLUDED_DIRS or p.endswith(".egg-info") for p in parts[:-1]):
+    if not EXCLUDED_DIRS.isdisjoint(parts[:-1]) or ".egg-info/" in rel:
         return True
     low = name.lower()
     return (
@@ -145,13 +148,21 @@ class Scope:
         rels = _git_files(self.root)
         if rels is None:
             rels = _walk(self.root)
+        root = str(self.root)
         for rel in rels:
             if not self.admits(rel):
                 continue
-            ab = os.path.join(self.root, rel)
-            if os.path.islink(ab) and not is_inside(self.root, ab):
-                continue  # a symlink out of the root is never followed
-            yield WorkspaceFile(rel, ab)
+            ab = os.path.join(root, rel)
+            try:
+                st = os.lstat(ab)  # the one system call per file of a refresh
+                if st_.S_ISLNK(st.st_mode):
+                    if not is_inside(self.root, ab):
+                        continue  # a symlink out of the root is never followed
+                    st = os.stat(ab)
+            except OSError:
+                continue  # deleted since it was listed, or a dangling link
+            if st_.S_ISREG(st.st_mode):  # not a submodule's folder, a socket or a pipe
+                yield WorkspaceFile(rel, ab, st)
 
 
 def _read_lines(path: Path) -> list[str]:
@@ -173,13 +184,8 @@ def _git_files(root: Path) -> list[str] | None:
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
-    seen: list[str] = []
-    for raw in out.split(b"\0"):
-        if raw:
-            rel = raw.decode("utf-8", "surrogateescape")
-            if os.path.isfile(os.path.join(root, rel)):  # skips deleted files and submodules
-                seen.append(rel)
-    return seen
+    # deleted files and submodules are left out by Scope.files, which stats every path anyway
+    return [raw.decode("utf-8", "surrogateescape") for raw in out.split(b"\0") if raw]
 
 
 def _inside_git(root: Path) -> bool:

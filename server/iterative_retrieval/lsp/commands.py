@@ -56,7 +56,8 @@ log = logging.getLogger("iterative_retrieval.lsp")
 
 REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
 SLOW_STEP = float(os.environ.get("ITERATIVE_RETRIEVAL_LSP_SLOW", "0") or 0)
-"""Debugging aid: seconds to pause after each progress step, to watch (or cancel) a retrieve."""
+"""Debugging aid: seconds to pause after each progress step of a retrieve or an index, to watch
+(or cancel) a retrieve, or talk to the server while it indexes."""
 
 
 def register(server: RetrievalServer) -> None:

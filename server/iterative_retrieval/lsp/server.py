@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from pygls.uris import to_fs_path
 from .. import __version__
 from ..config import Settings
 from ..loop import Cancelled
+from .commands import SLOW_STEP
 from .host import EngineHost, NoWorkspace
 from .progress import WORK_DONE_TOKEN, WorkProgress
 from .protocol import INDEX_SETTINGS, SECTION, SETTING_NAMES, parse_config
@@ -220,6 +222,8 @@ class RetrievalServer(LanguageServer):
             def on_progress(done: int, total: int) -> None:
                 progress.report(f"{done}/{total} files indexed",
                                 100 * done // total if total else 100)
+                if SLOW_STEP:  # debugging aid: watch the server answer while it indexes
+                    time.sleep(SLOW_STEP)
 
             try:
                 stats = await self.host.run(

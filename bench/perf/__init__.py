@@ -1,0 +1,1 @@
+"""Speed and memory at repository scale, side by side with ripgrep (`python -m bench.perf`)."""
