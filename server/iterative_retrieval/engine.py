@@ -206,7 +206,8 @@ class Engine:
                 weights[root] = stem_weights(self.index(root), concepts, list(query.keywords))
             text_pass([e], weights[root], self._reader(root))
         files = build_context(
-            chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path)
+            chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path),
+            redact=s.redact_secrets,
         )
         for e, f in zip(chosen, files):
             f.root = str(root_of[id(e)])

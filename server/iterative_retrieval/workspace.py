@@ -46,18 +46,26 @@ _EXCLUDED_INFIX = (".generated.",)
 
 SECRET_NAMES = frozenset(
     """
-    .env .envrc .netrc _netrc .npmrc .pypirc .pgpass .htpasswd credentials .git-credentials
-    .dockercfg
+    .env .envrc .netrc _netrc .npmrc .yarnrc.yml .pypirc .pgpass .my.cnf .htpasswd credentials
+    .git-credentials .dockercfg .vault-token .boto .s3cfg .terraformrc .token .secrets kubeconfig
+    token.json
     """.split()
 )
 SECRET_SUFFIXES = (
     ".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".crt", ".cer", ".der",
-    ".ppk", ".kdbx", ".tfstate", ".tfvars", ".asc", ".gpg",
+    ".ppk", ".kdbx", ".tfstate", ".tfvars", ".asc", ".gpg", ".kubeconfig",
 )
 SECRET_PREFIXES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".env.", "credentials.",
-                   "secrets.", "service-account")
-SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker"})
-_SECRET_JSON_RE = re.compile(r"(credential|secret)s?[^/]*\.(json|ya?ml)$", re.I)
+                   "secrets.", "service-account", "kubeconfig.")
+SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker", ".azure"})
+_SECRET_JSON_RE = re.compile(
+    r"((credential|secret)s?|service[-_]?account|adminsdk|sa[-_]key)[^/]*\.(json|ya?ml)$", re.I
+)
+# Cloud and CLI tools' credential stores kept under a config folder (a copied home folder).
+_SECRET_PATH_RE = re.compile(
+    r"(^|/)\.config/(gcloud|gh|hub|doctl|op|helm/repositories)(/|$)|(^|/)\.composer/auth\.json$"
+    r"|(^|/)\.config/gh/hosts\.ya?ml$"
+)
 # Example files document variables and are safe to show.
 _SECRET_ALLOW = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist"})
 
@@ -107,6 +115,7 @@ def is_secret(rel: str) -> bool:
         or any(p in SECRET_DIRS for p in parts[:-1])
         or bool(_SECRET_JSON_RE.search(low))
         or (len(parts) >= 2 and parts[-2] == ".kube" and low == "config")
+        or bool(_SECRET_PATH_RE.search(rel))
     )
 
 
