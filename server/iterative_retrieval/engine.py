@@ -119,7 +119,11 @@ class Engine:
         return fn(new)
 
     def root_of(self, path: str | os.PathLike[str]) -> tuple[Path, str] | None:
-        """The root containing an absolute path, and the path relative to it (or None)."""
+        """The root containing an absolute path, and the path relative to it (or None).
+
+        The path must lie inside the root once symlinks are resolved too: `root/link/x.py`
+        with `link` pointing out of the root has no root.
+        """
         ab = Path(os.path.abspath(path))
         for root in sorted(self.roots, key=lambda r: len(str(r)), reverse=True):
             try:
@@ -129,7 +133,7 @@ class Engine:
                     rel = Path(os.path.realpath(ab)).relative_to(root)
                 except ValueError:
                     continue
-            if str(rel) in (".", ""):
+            if str(rel) in (".", "") or not is_inside(root, ab):
                 return None
             return root, rel.as_posix()
         return None

@@ -26,7 +26,7 @@ from .faults import REBUILD, IndexUnavailable, diagnose, lock_timeout
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts
-from .workspace import Scope
+from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
 
@@ -477,6 +477,8 @@ class Index:
                     continue  # the open buffer wins
                 ab = os.path.join(self.root, rel)
                 try:
+                    if not is_inside(self.root, ab):
+                        raise FileNotFoundError(ab)  # through a symlink out of the root
                     st = os.stat(ab)
                 except OSError:
                     with self.conn:

@@ -154,12 +154,20 @@ class Scope:
         rels = _git_files(self.root)
         if rels is None:
             rels = _walk(self.root)
+        folders: dict[str, bool] = {}
         for rel in rels:
             if not self.admits(rel):
                 continue
             ab = os.path.join(self.root, rel)
             if os.path.islink(ab) and not is_inside(self.root, ab):
                 continue  # a symlink out of the root is never followed
+            # A folder on the way may be a symlink out of the root too (git lists the files it
+            # once tracked there): one real-path check per folder.
+            folder = os.path.dirname(rel)
+            if folder and folders.setdefault(
+                folder, is_inside(self.root, os.path.join(self.root, folder))
+            ) is False:
+                continue
             yield WorkspaceFile(rel, ab)
 
 
