@@ -85,8 +85,8 @@ def _read_task(args: argparse.Namespace) -> str:
                 return fh.read()
         except OSError as exc:
             raise ValueError(f"cannot read task file {args.task_file}: {exc.strerror}") from exc
-    if args.task == "-":
-        return sys.stdin.read()
+    if args.task == "-":  # bytes, so that pasted binary is replaced, not a crash
+        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
     return args.task or ""
 
 
