@@ -406,8 +406,8 @@ def test_a_full_disk(damaged_ws, tmp_path, how):
 
 
 def test_killed_mid_index_then_restarted(tmp_path):
-    """`iterative-retrieval index` killed (SIGKILL) at several points of a cold index: the next
-    run completes it, and the index equals a fresh one."""
+    """`iterative-retrieval index` killed (SIGKILL) at several points of a cold index: its
+    workers end with it, the next run completes the index, and it equals a fresh one."""
     root = tmp_path / "ws"
     generated_tree(root, 3000 if LONG else 1200)
     make_repo(root, {})
@@ -419,7 +419,7 @@ def test_killed_mid_index_then_restarted(tmp_path):
             [sys.executable, "-m", "iterative_retrieval", "index", "--root", str(root),
              "--cache-dir", str(cache)],
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-            env={**os.environ, "ITERATIVE_RETRIEVAL_PROGRESS": "1"},
+            env={**os.environ, "ITERATIVE_RETRIEVAL_PROGRESS": "1"}, start_new_session=True,
         )
         buf = ""
         while True:
@@ -436,6 +436,16 @@ def test_killed_mid_index_then_restarted(tmp_path):
                     kills += 1
                     break
         proc.wait()
+        # Its worker processes end with it (they used to wait for ever on their queue).
+        for _ in range(200):
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            os.killpg(proc.pid, signal.SIGKILL)
+            raise AssertionError("worker processes outlived the killed indexer")
         # Touch a few files between runs, as an editor would.
         for i in range(0, 60, 7):
             (root / f"pkg/m0/mod_{i}.py").write_text(module_text(i, WORDS) + f"# edit {point}\n")

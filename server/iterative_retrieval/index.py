@@ -176,6 +176,21 @@ def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
     return parse_bytes(rel, data, size, mtime_ns)
 
 
+def die_with_parent() -> None:
+    """Worker initializer: end when the indexing process dies, even by SIGKILL (Linux).
+
+    Otherwise a killed `iterative-retrieval index` leaves its workers waiting on a queue whose
+    other end their siblings still hold: for ever.
+    """
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: nothing to do
+        pass
+
+
 def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Parsed]:
     return [read_and_parse(it) for it in items]
 
@@ -400,7 +415,8 @@ class Index:
         done = 0
         try:
             ctx = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                     initializer=die_with_parent) as pool:
                 for result in pool.map(_read_batch, chunks):
                     yield from result
                     done += len(result)
