@@ -28,7 +28,7 @@ from iterative_retrieval.engine import Engine
 from iterative_retrieval.index import Index, index_path_for
 from iterative_retrieval.workspace import Scope, check_root
 
-from .conftest import LONG, WORDS, generated_tree, make_repo, module_text, write_files
+from .conftest import LONG, WORDS, generated_tree, make_repo, module_text
 
 TASK = "Fix the authentication token expiry bug"
 ROOT_USER = os.geteuid() == 0

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import default_cache_dir
-from .faults import REBUILD, IndexUnavailable, diagnose, lock_timeout
+from .faults import REBUILD, diagnose, lock_timeout
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pygls.lsp.server import LanguageServer
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
