@@ -45,10 +45,17 @@ def proc_status(pid: int) -> dict[str, int]:
     return out
 
 
+def marker(d: int, version: int) -> str:
+    """One index term per buffer and version (letters only: no part is shared with another)."""
+    return "zq" + "".join("bcdfghjklm"[int(c)] for c in str(d)) + "x" + "".join(
+        "bcdfghjklm"[int(c)] for c in str(version))
+
+
 def doc_text(d: int, version: int) -> str:
-    return (f"def edited_{d}_zq{d}v{version}(request):\n"
-            f"    \"\"\"Buffer {d} at version {version}: zq{d}v{version}.\"\"\"\n"
-            f"    return request.get('zq{d}v{version}')\n")
+    m = marker(d, version)
+    return (f"def {m}(request):\n"
+            f"    \"\"\"Buffer {d} at version {version}: {m}.\"\"\"\n"
+            f"    return request.get('{m}')\n")
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
@@ -109,15 +116,20 @@ async def test_concurrent_retrieves_and_edits(loaded: LanguageClient):
             assert isinstance(r, dict) and r["files"], r
         answered += len(results) - 1
         memory.append(proc_status(pid))
-    # The index holds the newest text of every buffer, and nothing of the older ones.
-    newest = " ".join(f"`zq{d}v{versions[d]}`" for d in range(DOCS))
-    result = await execute(client, "iterativeRetrieval.retrieve",
-                           {"task": f"Fix {newest}", "maxFiles": 30})
-    found = {f["path"] for f in result["files"]}
-    assert {f"pkg/live/doc_{d}.py" for d in range(DOCS)} <= found
-    older = " ".join(f"`zq{d}v{versions[d] - 1}`" for d in range(DOCS))
-    result = await execute(client, "iterativeRetrieval.retrieve", {"task": f"Fix {older}"})
-    assert not {f["path"] for f in result["files"]} & {f"pkg/live/doc_{d}.py" for d in range(DOCS)}
+    # The index holds the newest text of every buffer, and nothing of the older ones: the
+    # newest identifier of each buffer finds that buffer first, the one before finds nothing.
+    newest = await asyncio.gather(*[
+        execute(client, "iterativeRetrieval.retrieve",
+                {"task": f"Fix `{marker(d, versions[d])}`", "maxCycles": 1})
+        for d in range(DOCS)])
+    older = await asyncio.gather(*[
+        execute(client, "iterativeRetrieval.retrieve",
+                {"task": f"Fix `{marker(d, versions[d] - 1)}`", "maxCycles": 1})
+        for d in range(DOCS)])
+    for d in range(DOCS):
+        assert newest[d]["files"][0]["path"] == f"pkg/live/doc_{d}.py", newest[d]["files"][:2]
+        assert marker(d, versions[d]) in newest[d]["files"][0]["regions"][0]["text"]
+        assert f"pkg/live/doc_{d}.py" not in {f["path"] for f in older[d]["files"]}
     st = await execute(client, "iterativeRetrieval.status")
     assert st["open_buffers"] == DOCS and st["files"] == FILES + 1 + DOCS
     # Memory: the first round may grow caches; later rounds must not keep growing.
