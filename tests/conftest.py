@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -43,3 +46,71 @@ def make_repo(root: Path, files: dict[str, str | bytes]) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "init")
     return root
+
+
+# -- reliability tests: sizes, hang guard, an unprivileged user --------------------------------
+
+LONG = os.environ.get("IR_LONG") == "1"
+"""`IR_LONG=1`: the full fuzz, load and fault runs (docs/reliability.md); CI runs reduced ones."""
+
+
+def examples(ci: int, long: int) -> int:
+    """How many hypothesis examples a property runs: `ci` in the test suite, `long` with IR_LONG=1."""
+    return long if LONG else ci
+
+
+class Hang(AssertionError):
+    """A call did not return within its (generous) hang guard."""
+
+
+@contextlib.contextmanager
+def no_hang(seconds: float, what: str = "call"):
+    """Fail, rather than hang the suite, when the block runs longer than `seconds`.
+
+    A hang guard, not a speed check: the bound is many times the expected time. Main thread only
+    (it uses SIGALRM), which is where pytest and hypothesis run a test.
+    """
+
+    def fire(signum, frame):
+        raise Hang(f"{what} did not return within {seconds}s (a hang)")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# -- a generated workspace of any size --------------------------------------------------------
+
+
+def module_text(i: int, words: tuple[str, ...]) -> str:
+    w = words[i % len(words)]
+    return textwrap.dedent(f"""\
+        \"\"\"Module {i}: {w} handling.\"\"\"
+
+        def {w}_handler_{i}(request):
+            \"\"\"Handle the {w} of a request ({i}).\"\"\"
+            value = request.get("{w}_{i}")
+            return compute_{w}(value, {i})
+
+
+        class {w.title()}Store{i}:
+            def load(self):
+                return [{i}, "{w}"]
+        """)
+
+
+WORDS = ("token", "expiry", "session", "invoice", "billing", "cache", "logger", "router")
+
+
+def generated_tree(root: Path, n: int) -> dict[str, str]:
+    files = {f"pkg/m{i // 50}/mod_{i}.py": module_text(i, WORDS) for i in range(n)}
+    files["src/auth/tokens.py"] = (
+        "def refresh_token_expiry(token):\n    \"\"\"Fix here: the token expiry.\"\"\"\n"
+        "    return token.expires_at\n"
+    )
+    write_files(root, files)
+    return files

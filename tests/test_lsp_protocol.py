@@ -54,7 +54,8 @@ def test_config_keeps_good_values_and_reports_bad_ones():
     assert any("cacheDir must be an absolute folder path" in w for w in report.warnings)
     assert report.ignored == [
         "test: setting iterativeRetrieval.server is not the server's; ignored "
-        "(the server reads maxCycles, budget, maxFiles, include, exclude, includeTests, cacheDir)"
+        "(the server reads maxCycles, budget, maxFiles, include, exclude, includeTests, cacheDir, "
+        "redactSecrets)"
     ]
     assert settings_to_wire(values) == {"maxCycles": 4, "include": ["src/**"]}
 

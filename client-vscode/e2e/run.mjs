@@ -1,15 +1,15 @@
 // End-to-end test in a real VS Code: code-server 4.100.3 with the .vsix installed, driven by
 // playwright-core in Debian's chromium. Opens a copy of examples/auth-service, runs "Find Context
 // for Task…" from the palette, checks the sidebar, opens files and regions from the tree, saves
-// the screenshot, then (unless E2E_QUICK=1) excludes a file from the context menu, cancels a slow
-// retrieval from its notification, and breaks the Python setting to see the "missing server"
-// message. Prints "N passed, M failed" and exits non-zero on any failure.
+// the screenshot, kills the server process and sees the extension restart it and say so, then
+// (unless E2E_QUICK=1) excludes a file from the context menu, cancels a slow retrieval from its
+// notification, and breaks the Python setting to see the "missing server" message. Prints "N passed, M failed" and exits non-zero on any failure.
 //
 // Environment: CODE_SERVER (binary; default: scripts/install-code-server.sh's in IR_VSCODE_CACHE), VSIX, PYTHON (has iterative_retrieval), SCREENSHOT (png
 // path), CHROMIUM; E2E_QUICK=1 stops after the screenshot; E2E_KEEP=1 keeps the temp folder;
 // E2E_HEADED=1 shows the browser.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -83,6 +83,18 @@ function printLogs(dir, pattern, lines = 40) {
 }
 
 const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Pids of the language servers running in folder `cwd` (the extension starts them there). */
+function serverPids(cwd) {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return argv.includes('iterative_retrieval') && argv.includes('serve') && readlinkSync(`/proc/${pid}/cwd`) === cwd;
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  }).map(Number);
+}
 
 async function main() {
   for (const [what, p] of [['code-server', CODE_SERVER], ['vsix', VSIX], ['chromium', CHROMIUM]]) {
@@ -278,6 +290,17 @@ async function main() {
       await page.screenshot({ path: SCREENSHOT });
       if (statSync(SCREENSHOT).size < 10000) throw new Error('screenshot too small');
       log(`screenshot: ${SCREENSHOT}`);
+    });
+
+    await check('a killed server is restarted, the user is told, and the index comes back', async () => {
+      const before = serverPids(ws);
+      if (before.length !== 1) throw new Error(`expected one server process in ${ws}, found ${JSON.stringify(before)}`);
+      process.kill(before[0], 'SIGKILL');
+      await toast('was restarted').waitFor({ timeout: 30000 });
+      await page.locator('.statusbar-item', { hasText: /\d+ files/ }).first().waitFor({ timeout: 60000 });
+      const after = serverPids(ws);
+      if (after.length !== 1 || after[0] === before[0]) throw new Error(`servers before ${before}, after ${after}`);
+      await palette('Notifications: Clear All Notifications');
     });
 
     if (!QUICK) {

@@ -44,6 +44,8 @@ export function activate(context: vscode.ExtensionContext): void {
         void controller.status();
       } else if (state === 'missing' || state === 'failed') {
         statusBar.error(detail ?? `The server is ${state}.`);
+      } else if (state === 'restarting') {
+        statusBar.restarting(detail ?? 'The server stopped unexpectedly and is being restarted.');
       } else {
         statusBar.stopped();
       }

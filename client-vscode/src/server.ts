@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import {
   type BaseLanguageClient,
   CancellationToken as LspCancellationToken,
+  CloseAction,
+  ErrorAction,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
@@ -19,11 +21,12 @@ import {
   type StaticFeature,
 } from 'vscode-languageclient/node';
 import { CLIENT_ID, CONFIG_SECTION, EXTENSION_NAME, PIP_PACKAGE } from './constants';
+import { CrashPolicy } from './crashPolicy';
 import { checkPython, type ServerLaunch, serverLaunch } from './python';
 import { toServerConfig } from './serverConfig';
 import { getSettings, openSettings } from './settings';
 
-export type ServerState = 'stopped' | 'starting' | 'running' | 'missing' | 'failed';
+export type ServerState = 'stopped' | 'starting' | 'running' | 'missing' | 'failed' | 'restarting';
 
 /** Raised when a request is cancelled by the user (or the server answers RequestCancelled). */
 export class Cancelled extends Error {
@@ -45,6 +48,8 @@ export class ServerManager implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<{ state: ServerState; detail?: string }>();
   readonly onDidChangeState = this.stateEmitter.event;
   private _state: ServerState = 'stopped';
+  /** Restarts after the server process died on its own (counted, limited, announced). */
+  private readonly crashes = new CrashPolicy();
   private lastLaunch: ServerLaunch | undefined;
 
   /** Features added to every new client (progress routing). */
@@ -108,6 +113,28 @@ export class ServerManager implements vscode.Disposable {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.output,
       traceOutputChannel: this.output,
+      // The server process died on its own: restart it (up to a limit) and tell the user.
+      errorHandler: {
+        error: (_error, _message, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        closed: () => {
+          const decision = this.crashes.onCrash();
+          this.output.warn(decision.message);
+          if (decision.restart) {
+            this.setState('restarting', decision.message);
+            void vscode.window.showWarningMessage(decision.message, 'Show Output').then((c) => c && this.output.show());
+            return { action: CloseAction.Restart, handled: true };
+          }
+          this.setState('failed', decision.message);
+          void vscode.window.showErrorMessage(decision.message, 'Restart Server', 'Show Output').then((c) => {
+            if (c === 'Restart Server') {
+              void this.restart('after crashes, on request');
+            } else if (c === 'Show Output') {
+              this.output.show();
+            }
+          });
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
       initializationOptions: toServerConfig(settings),
       middleware: {
         workspace: {
@@ -145,7 +172,7 @@ export class ServerManager implements vscode.Disposable {
       // vscode-languageclient restarts a crashed server a few times by itself.
       if (e.newState === State.Stopped && this._state === 'running') {
         this.setState('failed', 'the server stopped');
-      } else if (e.newState === State.Running && this._state === 'failed') {
+      } else if (e.newState === State.Running && (this._state === 'failed' || this._state === 'restarting')) {
         this.setState('running');
       }
     });
@@ -184,6 +211,7 @@ export class ServerManager implements vscode.Disposable {
   /** The one restart path: coalesces bursts (settings + interpreter change) into one restart. */
   restart(reason: string): Promise<void> {
     this.output.info(`Restarting the server: ${reason}`);
+    this.crashes.reset();
     if (this.restartTimer) {
       clearTimeout(this.restartTimer);
     }

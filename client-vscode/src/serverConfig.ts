@@ -16,6 +16,7 @@ export interface ExtensionSettings {
   include: string[];
   includeTests: IncludeTests;
   cacheDir: string;
+  redactSecrets: boolean;
   historySize: number;
   mcpEnabled: boolean;
 }
@@ -31,6 +32,8 @@ export interface ServerConfig {
   includeTests: boolean | null;
   /** null: the server's default cache folder. */
   cacheDir: string | null;
+  /** Mask credential-looking strings in the regions the server hands out. */
+  redactSecrets: boolean;
 }
 
 export const DEFAULTS: ExtensionSettings = {
@@ -43,6 +46,7 @@ export const DEFAULTS: ExtensionSettings = {
   include: [],
   includeTests: 'auto',
   cacheDir: '',
+  redactSecrets: true,
   historySize: 10,
   mcpEnabled: true,
 };
@@ -71,6 +75,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     include: strings(get('include')),
     includeTests: tests === 'always' || tests === 'never' ? tests : 'auto',
     cacheDir: typeof get('cacheDir') === 'string' ? (get('cacheDir') as string).trim() : '',
+    redactSecrets: get('redactSecrets') !== false,
     historySize: intIn(get('history.size'), 0, 50, DEFAULTS.historySize),
     mcpEnabled: get('mcp.enabled') !== false,
   };
@@ -86,6 +91,7 @@ export function toServerConfig(s: ExtensionSettings): ServerConfig {
     include: s.include,
     includeTests: s.includeTests === 'auto' ? null : s.includeTests === 'always',
     cacheDir: s.cacheDir || null,
+    redactSecrets: s.redactSecrets,
   };
 }
 

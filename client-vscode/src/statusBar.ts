@@ -36,6 +36,10 @@ export class IndexStatusBar implements vscode.Disposable {
     this.set(`$(database) ${files}`, `Index ready${status?.files !== undefined ? `: ${status.files} files` : ''}.${roots}`);
   }
 
+  restarting(message: string): void {
+    this.set('$(debug-restart) Retrieval: restarting', message, true);
+  }
+
   error(message: string): void {
     this.set('$(error) Retrieval', message, true);
   }

@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="one JSON object (docs/json-schema.md)")
     fmt.add_argument("--markdown", action="store_true", help="Markdown ready to paste into a chat")
     r.add_argument("--regions", action="store_true", help="print the code regions too")
+    r.add_argument("--no-redact", dest="redact", action="store_false",
+                   help="do not mask credential-looking strings (keys, tokens, passwords) in regions")
 
     i = sub.add_parser("index", help="build or refresh the index of the roots and print counts")
     _common(i)
@@ -71,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("mcp", help="run the MCP server over stdio")
     m.add_argument("--root", metavar="PATH", help="workspace root (default: the current folder)")
     m.add_argument("--cache-dir", metavar="DIR")
+    m.add_argument("--no-redact", dest="redact", action="store_false",
+                   help="do not mask credential-looking strings in the regions handed to the agent")
     return parser
 
 
@@ -81,8 +85,8 @@ def _read_task(args: argparse.Namespace) -> str:
                 return fh.read()
         except OSError as exc:
             raise ValueError(f"cannot read task file {args.task_file}: {exc.strerror}") from exc
-    if args.task == "-":
-        return sys.stdin.read()
+    if args.task == "-":  # bytes, so that pasted binary is replaced, not a crash
+        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
     return args.task or ""
 
 
@@ -116,7 +120,7 @@ def _settings(args: argparse.Namespace) -> Settings:
     if args.command == "retrieve":
         s = s.merged(
             max_cycles=args.max_cycles, budget=args.budget, max_files=args.max_files,
-            include_tests=args.include_tests,
+            include_tests=args.include_tests, redact_secrets=args.redact,
         )
     return s.validated()
 
@@ -132,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "mcp":
         from .mcp_server import run as run_mcp
 
-        return run_mcp(args.root, args.cache_dir)
+        return run_mcp(args.root, args.cache_dir, redact=args.redact)
     try:
         return _run(args)
     except BrokenPipeError:  # `| head` closed stdout: not an error of ours

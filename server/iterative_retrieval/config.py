@@ -33,6 +33,8 @@ class Settings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     cache_dir: str | None = None
     """Where indexes live; default: the platform's cache folder."""
+    redact_secrets: bool = True
+    """Mask credential-looking strings in the regions handed out (see `redact`)."""
 
     def merged(self, **overrides: Any) -> Settings:
         """A copy with the non-None overrides applied (unknown keys are refused)."""

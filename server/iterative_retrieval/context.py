@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .models import Evaluation, FileResult, Region
+from .redact import redact_text
 
 CHARS_PER_TOKEN = 4
 MAX_DEF_LINES = 120
@@ -112,13 +113,21 @@ def build_context(
     evals: list[Evaluation],
     budget: int,
     read_text: Callable[[Evaluation], str | None],
+    redact: bool = True,
 ) -> list[FileResult]:
-    """Pack regions of the selected files into the budget, in rank order."""
+    """Pack regions of the selected files into the budget, in rank order.
+
+    With `redact`, credential-looking strings are masked in the whole file before any region is
+    cut from it (so a key block that starts above a region is still recognised); line numbers
+    do not move.
+    """
     # keyed by evaluation, not path: two roots may hold the same relative path
     lines_of: dict[int, list[str]] = {}
     spans_of: dict[int, list[tuple[int, int, str]]] = {}
     for ev in evals:
         text = read_text(ev)
+        if text is not None and redact:
+            text = redact_text(text)
         lines = text.splitlines() if text is not None else []
         lines_of[id(ev)] = lines
         spans_of[id(ev)] = spans_for(ev, len(lines)) if lines else []

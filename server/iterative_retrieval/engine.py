@@ -6,16 +6,20 @@ none of them re-implements a phase. State lives here and in the index database, 
 
 from __future__ import annotations
 
+import logging
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from .config import Settings
 from .context import build_context, estimate_tokens, select
 from .evaluate import stem_weights, text_pass
+from .faults import REBUILD, IndexUnavailable, diagnose
 from .index import Index, IndexStats, Progress
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
@@ -23,6 +27,9 @@ from .query import parse_task
 from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
 
 __all__ = ["Engine", "WorkspaceError"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Engine:
@@ -55,11 +62,68 @@ class Engine:
     def index(self, root: Path) -> Index:
         with self._lock:
             if root not in self._indexes:
-                self._indexes[root] = Index.open(root, self.settings.cache_dir)
+                try:
+                    self._indexes[root] = Index.open(root, self.settings.cache_dir)
+                except IndexUnavailable as fault:
+                    self._indexes[root] = self._in_memory(root, fault)
             return self._indexes[root]
 
+    # -- storage faults: rebuild or fall back, never answer from a broken index ---------------
+
+    def _in_memory(self, root: Path, fault: IndexUnavailable) -> Index:
+        log.warning("%s: %s; using a temporary in-memory index for this session (it is "
+                    "rebuilt from the files, so answers stay current)", root, fault.problem)
+        return Index.memory(root, fault.problem)
+
+    def _recover(self, root: Path, failed: Index, fault: IndexUnavailable) -> Index:
+        """Replace a failed index: rebuilt on disk when it was damaged, else in memory; then
+        filled from the files and the open buffers before anyone may read it."""
+        with self._lock:
+            current = self._indexes.get(root)
+            if current is not None and current is not failed and not current.needs_refresh:
+                return current  # another thread recovered it already
+            new: Index | None = None
+            if fault.remedy == REBUILD and not failed.in_memory:
+                log.warning("%s: %s; rebuilding the index", root, fault.problem)
+                try:
+                    new = Index.open(root, self.settings.cache_dir, discard=True)
+                except IndexUnavailable as again:
+                    fault = again
+            if new is None:
+                new = self._in_memory(root, fault)
+            self._indexes[root] = new
+            # The failed index is not closed: a request still reading it finishes on its data.
+            self._fill(root, new)
+            return new
+
+    def _fill(self, root: Path, idx: Index) -> None:
+        """Open buffers first (they win over the disk), then every file of the root."""
+        with self._lock:
+            docs = {p: t for p, t in self._documents.items() if self.root_of(p)}
+        for path, text in docs.items():
+            hit = self.root_of(path)
+            if hit and hit[0] == root:
+                idx.put_text(hit[1], text)
+        self.last_refresh[str(root)] = idx.refresh(self.scope(root), self.settings.max_file_bytes)
+
+    def _guarded(self, root: Path, fn: Callable[[Index], T]) -> T:
+        """fn(index of root); after a storage fault, once more on a recovered index."""
+        idx = self.index(root)
+        try:
+            return fn(idx)
+        except (sqlite3.DatabaseError, IndexUnavailable) as exc:
+            fault = diagnose(exc)
+            if fault is None:
+                raise
+            new = self._recover(root, idx, fault)
+        return fn(new)
+
     def root_of(self, path: str | os.PathLike[str]) -> tuple[Path, str] | None:
-        """The root containing an absolute path, and the path relative to it (or None)."""
+        """The root containing an absolute path, and the path relative to it (or None).
+
+        The path must lie inside the root once symlinks are resolved too: `root/link/x.py`
+        with `link` pointing out of the root has no root.
+        """
         ab = Path(os.path.abspath(path))
         for root in sorted(self.roots, key=lambda r: len(str(r)), reverse=True):
             try:
@@ -69,7 +133,7 @@ class Engine:
                     rel = Path(os.path.realpath(ab)).relative_to(root)
                 except ValueError:
                     continue
-            if str(rel) in (".", ""):
+            if str(rel) in (".", "") or not is_inside(root, ab):
                 return None
             return root, rel.as_posix()
         return None
@@ -80,9 +144,9 @@ class Engine:
         """Bring every root's index up to date (only changed files are re-read)."""
         out = []
         for root in list(self.roots):
-            stats = self.index(root).refresh(
+            stats = self._guarded(root, lambda idx, root=root: idx.refresh(
                 self.scope(root), self.settings.max_file_bytes, progress, should_stop
-            )
+            ))
             self.last_refresh[str(root)] = stats
             out.append(stats)
         return out
@@ -116,7 +180,7 @@ class Engine:
             return False
         with self._lock:
             self._documents[os.path.join(root, rel)] = text
-        self.index(root).put_text(rel, text)
+        self._guarded(root, lambda idx: idx.put_text(rel, text))
         return True
 
     def close_document(self, path: str) -> None:
@@ -126,7 +190,8 @@ class Engine:
         root, rel = hit
         with self._lock:
             self._documents.pop(os.path.join(root, rel), None)
-        self.index(root).drop_overlay(rel, self.scope(root), self.settings.max_file_bytes)
+        self._guarded(root, lambda idx: idx.drop_overlay(
+            rel, self.scope(root), self.settings.max_file_bytes))
 
     def files_changed(self, paths: list[str]) -> None:
         """Saved, created, deleted or renamed files: re-read just those."""
@@ -136,7 +201,8 @@ class Engine:
             if hit and self.scope(hit[0]).admits(hit[1]):
                 by_root.setdefault(hit[0], []).append(hit[1])
         for root, rels in by_root.items():
-            self.index(root).update_paths(rels, self.settings.max_file_bytes)
+            self._guarded(root, lambda idx, rels=rels: idx.update_paths(
+                rels, self.settings.max_file_bytes))
 
     def read_text(self, root: Path, rel: str) -> str | None:
         """A file's current text (open buffer first), never outside the root or a secret."""
@@ -178,7 +244,7 @@ class Engine:
         s = (settings or self.settings).validated()
         roots = roots or list(self.roots)
         t0 = time.perf_counter()
-        if refresh:
+        if refresh or any(self.index(r).needs_refresh for r in roots):
             self.refresh(should_stop=should_stop)
         t_index = time.perf_counter() - t0
         query = replace(
@@ -189,9 +255,9 @@ class Engine:
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
         for root in roots:
-            evals, trace, _ = run_loop(
-                self.index(root), task, query, s.max_cycles, self._reader(root), should_stop, report
-            )
+            evals, trace, _ = self._guarded(root, lambda idx, root=root: run_loop(
+                idx, task, query, s.max_cycles, self._reader(root), should_stop, report
+            ))
             scored.extend((root, e) for e in evals)
             traces.extend(trace)
         scored.sort(key=lambda t: t[1].relevance, reverse=True)
@@ -206,7 +272,8 @@ class Engine:
                 weights[root] = stem_weights(self.index(root), concepts, list(query.keywords))
             text_pass([e], weights[root], self._reader(root))
         files = build_context(
-            chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path)
+            chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path),
+            redact=s.redact_secrets,
         )
         for e, f in zip(chosen, files):
             f.root = str(root_of[id(e)])
@@ -235,6 +302,7 @@ class Engine:
             out.append({
                 "root": str(root),
                 "index": str(idx.db_path),
+                "index_problem": idx.problem,
                 "files": idx.file_count(),
                 "skipped": idx.skipped_counts(),
                 "open_buffers": len(idx.overlay_paths()),

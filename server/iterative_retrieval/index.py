@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from .config import default_cache_dir
+from .faults import REBUILD, diagnose, lock_timeout
 from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
-from .workspace import Scope
+from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +203,8 @@ def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
         with open(ab, "rb") as fh:
             data = fh.read(max_bytes + 1)
     except OSError:
-        return Parsed(rel, size, mtime_ns, "", language_for(rel), 0, "unreadable")
+        # mtime -1: tried again at every refresh (making a file readable does not change mtime)
+        return Parsed(rel, size, -1, "", language_for(rel), 0, "unreadable")
     if len(data) > max_bytes:
         return Parsed(rel, size, mtime_ns, "", language_for(rel), 0, "too_large")
     return parse_bytes(rel, data, size, mtime_ns)
@@ -222,6 +224,21 @@ def to_row(p: Parsed) -> Row:
             p.skipped, p.path_text, p.symbol_text, p.body_text, symbols, p.outline.imports)
 
 
+def die_with_parent() -> None:
+    """Worker initializer: end when the indexing process dies, even by SIGKILL (Linux).
+
+    Otherwise a killed `iterative-retrieval index` leaves its workers waiting on a queue whose
+    other end their siblings still hold: for ever.
+    """
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: nothing to do
+        pass
+
+
 def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
     """Worker entry: a chunk of files read and parsed into rows."""
     return [to_row(read_and_parse(it)) for it in items]
@@ -230,9 +247,20 @@ def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
 class Index:
     """The index of one root. Thread-safe: one connection behind a lock."""
 
-    def __init__(self, root: Path, db_path: Path):
+    def __init__(self, root: Path, db_path: Path | None, discard: bool = False):
+        """Open (or create) the database at db_path; None: a private in-memory database.
+
+        A damaged database, or one of another schema, is rebuilt (`discard` forces that); one
+        that cannot be used now (locked, read-only, full disk) raises IndexUnavailable and is
+        left as it is.
+        """
         self.root = root
-        self.db_path = db_path
+        self.db_path = db_path if db_path is not None else Path(":memory:")
+        self.in_memory = db_path is None
+        self.problem: str | None = None
+        """Why this index is in memory instead of in the cache folder (None when it is not)."""
+        self.needs_refresh = self.in_memory or discard
+        """True until a full refresh has filled a new database: it must not answer before."""
         self._lock = threading.RLock()
         self._symbols: dict[int, tuple[Symbol, ...]] = {}
         """Memo of symbols_of_many: file id → its symbols."""
@@ -240,24 +268,49 @@ class Index:
         self._symbols_held = 0
         self._reads: dict[str, Any] = {}
         """Memos of all_files and definitions; any write empties them."""
-        self.conn = self._open()
-        self._clear_overlays()
+        try:
+            self.conn = self._open(discard)
+            self._clear_overlays()
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise (diagnose(exc) or exc) from exc
 
     # -- opening -----------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, root: Path, cache_dir: str | os.PathLike[str] | None = None) -> Index:
+    def open(
+        cls, root: Path, cache_dir: str | os.PathLike[str] | None = None, discard: bool = False
+    ) -> Index:
         path = index_path_for(root, cache_dir)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(root, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise (diagnose(exc) or exc) from exc
+        return cls(root, path, discard)
 
-    def _open(self) -> sqlite3.Connection:
+    @classmethod
+    def memory(cls, root: Path, problem: str) -> Index:
+        """A private, empty in-memory index, used when the cache folder's cannot be."""
+        idx = cls(root, None)
+        idx.problem = problem
+        return idx
+
+    def _open(self, discard: bool = False) -> sqlite3.Connection:
+        if self.in_memory:
+            conn = self._connect()
+            self._create(conn)
+            return conn
+        conn = None
         try:
             conn = self._connect()
-            ok = self._schema_ok(conn)
+            ok = not discard and self._schema_ok(conn)
         except sqlite3.DatabaseError as exc:
+            fault = diagnose(exc)
+            if fault is not None and fault.remedy != REBUILD:
+                if conn is not None:
+                    conn.close()
+                raise fault from exc  # locked, read-only, full: not ours to delete
             log.warning("index at %s unusable (%s): rebuilding", self.db_path, exc)
-            ok, conn = False, None
+            ok = False
         if not ok:
             if conn is not None:
                 conn.close()
@@ -268,10 +321,11 @@ class Index:
                     pass
             conn = self._connect()
             self._create(conn)
+            self.needs_refresh = True
         return conn
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=30)
+        conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=lock_timeout())
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA temp_store=MEMORY")
@@ -285,7 +339,10 @@ class Index:
             conn.execute("SELECT count(*) FROM files").fetchone()
             conn.execute("SELECT rowid FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchall()
             return True
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
+            fault = diagnose(exc)
+            if fault is not None and fault.remedy != REBUILD:
+                raise  # locked or unreadable now: not a reason to delete it
             return False
 
     def _create(self, conn: sqlite3.Connection) -> None:
@@ -383,6 +440,8 @@ class Index:
                 close()  # a stopped refresh ends its worker processes now
         if batch:
             self._store(batch, known)
+        if done == len(todo):
+            self.needs_refresh = False
         if progress and todo:
             progress(done, len(todo))
         with self._lock:
@@ -418,7 +477,8 @@ class Index:
         done = 0
         pool = None
         try:
-            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+            pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+                                       initializer=die_with_parent)
             # A bounded window of chunks in flight: results wait in memory only while the store
             # is behind, and a stopped refresh leaves little work to cancel.
             pending: deque = deque()
@@ -525,6 +585,8 @@ class Index:
                     continue  # the open buffer wins
                 ab = os.path.join(self.root, rel)
                 try:
+                    if not is_inside(self.root, ab):
+                        raise FileNotFoundError(ab)  # through a symlink out of the root
                     st = os.stat(ab)
                 except OSError:
                     with self.conn:
@@ -578,7 +640,9 @@ class Index:
                     "SELECT rowid, -bm25(fts, ?, ?, ?) FROM fts WHERE fts MATCH ? LIMIT ?",
                     (W_PATH, W_SYMBOLS, W_BODY, f'"{term}"', limit),
                 ).fetchall()
-            except sqlite3.OperationalError:
+            except sqlite3.OperationalError as exc:
+                if diagnose(exc) is not None:
+                    raise  # a storage fault, not a query FTS5 cannot parse: never answer "none"
                 return {}
         return dict(rows)
 

@@ -179,8 +179,12 @@ class StatusOut(_Open):
 class Workspace:
     """The engine of this process, built once its root is settled."""
 
-    def __init__(self, root: str | None, cache_dir: str | None, cwd: str | None = None):
+    def __init__(self, root: str | None, cache_dir: str | None, cwd: str | None = None,
+                 redact: bool = True):
         self.cache_dir = cache_dir
+        self.redact = redact
+        """Mask credential-looking strings in regions (the user's choice, `--no-redact`; not a
+        tool argument, so that an agent cannot switch it off)."""
         self.cwd = cwd or os.getcwd()
         self.engine: Engine | None = None
         self.root_source: RootSource = "--root"
@@ -193,7 +197,7 @@ class Workspace:
             self.engine = self._build(root, "--root")
 
     def _build(self, root: str, source: RootSource) -> Engine:
-        engine = Engine([root], Settings(cache_dir=self.cache_dir))
+        engine = Engine([root], Settings(cache_dir=self.cache_dir, redact_secrets=self.redact))
         self.root_source = source
         return engine
 
@@ -522,12 +526,12 @@ def _status_text(status: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run(root: str | None, cache_dir: str | None) -> int:
+def run(root: str | None, cache_dir: str | None, redact: bool = True) -> int:
     """`iterative-retrieval mcp`: serve over stdio until the client closes the pipe."""
     try:
         if root is not None:
             check_root(root)
-        ws = Workspace(root, cache_dir)
+        ws = Workspace(root, cache_dir, redact=redact)
     except (WorkspaceError, ValueError) as exc:
         print(f"iterative-retrieval: error: {exc}", file=sys.stderr)
         return 2

@@ -47,18 +47,26 @@ _EXCLUDED_INFIX = (".generated.",)
 
 SECRET_NAMES = frozenset(
     """
-    .env .envrc .netrc _netrc .npmrc .pypirc .pgpass .htpasswd credentials .git-credentials
-    .dockercfg
+    .env .envrc .netrc _netrc .npmrc .yarnrc.yml .pypirc .pgpass .my.cnf .htpasswd credentials
+    .git-credentials .dockercfg .vault-token .boto .s3cfg .terraformrc .token .secrets kubeconfig
+    token.json
     """.split()
 )
 SECRET_SUFFIXES = (
     ".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".crt", ".cer", ".der",
-    ".ppk", ".kdbx", ".tfstate", ".tfvars", ".asc", ".gpg",
+    ".ppk", ".kdbx", ".tfstate", ".tfvars", ".asc", ".gpg", ".kubeconfig",
 )
 SECRET_PREFIXES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".env.", "credentials.",
-                   "secrets.", "service-account")
-SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker"})
-_SECRET_JSON_RE = re.compile(r"(credential|secret)s?[^/]*\.(json|ya?ml)$", re.I)
+                   "secrets.", "service-account", "kubeconfig.")
+SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker", ".azure"})
+_SECRET_JSON_RE = re.compile(
+    r"((credential|secret)s?|service[-_]?account|adminsdk|sa[-_]key)[^/]*\.(json|ya?ml)$", re.I
+)
+# Cloud and CLI tools' credential stores kept under a config folder (a copied home folder).
+_SECRET_PATH_RE = re.compile(
+    r"(^|/)\.config/(gcloud|gh|hub|doctl|op|helm/repositories)(/|$)|(^|/)\.composer/auth\.json$"
+    r"|(^|/)\.config/gh/hosts\.ya?ml$"
+)
 # Example files document variables and are safe to show.
 _SECRET_ALLOW = frozenset({".env.example", ".env.sample", ".env.template", ".env.dist"})
 
@@ -110,6 +118,7 @@ def is_secret(rel: str) -> bool:
         or not SECRET_DIRS.isdisjoint(parts[:-1])
         or bool(_SECRET_JSON_RE.search(low))
         or (len(parts) >= 2 and parts[-2] == ".kube" and low == "config")
+        or bool(_SECRET_PATH_RE.search(rel))
     )
 
 
@@ -149,8 +158,16 @@ class Scope:
         if rels is None:
             rels = _walk(self.root)
         root = str(self.root)
+        folders: dict[str, bool] = {}
         for rel in rels:
             if not self.admits(rel):
+                continue
+            # A folder on the way may be a symlink out of the root too (git lists the files it
+            # once tracked there): one real-path check per folder.
+            folder = os.path.dirname(rel)
+            if folder and folders.setdefault(
+                folder, is_inside(self.root, os.path.join(root, folder))
+            ) is False:
                 continue
             ab = os.path.join(root, rel)
             try:

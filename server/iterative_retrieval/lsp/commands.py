@@ -28,6 +28,7 @@ from pygls.exceptions import (
 from .. import __version__
 from ..loop import Cancelled
 from ..models import SCHEMA_VERSION, RetrievalResult
+from ..redact import redact_result
 from ..render import to_markdown
 from ..workspace import is_inside
 from .host import NoWorkspace
@@ -275,7 +276,8 @@ async def _reindex(ls: RetrievalServer, args: tuple[Any, ...]) -> dict[str, Any]
 async def _render(ls: RetrievalServer, args: tuple[Any, ...], flag) -> dict[str, Any]:
     req = parse_render(args)
     if req.result is not None:
-        result = req.result
+        # A result sent back by the client is masked again: it may come from anywhere.
+        result = redact_result(req.result) if ls.settings.redact_secrets else req.result
     else:
         assert req.retrieve is not None
         result, _ = await run_retrieve(ls, req.retrieve, flag, CMD_RENDER)

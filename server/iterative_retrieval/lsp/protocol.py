@@ -96,6 +96,12 @@ def _bool_or_null(value: Any) -> bool | None:
     return value
 
 
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad(f"must be true or false, got {_describe(value)}")
+    return value
+
+
 def _cache_dir(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _Bad(f"must be a folder path, got {_describe(value)}")
@@ -114,6 +120,7 @@ _SETTINGS: dict[str, tuple[str, Callable[[Any], Any], Any]] = {
     "exclude": ("exclude", _patterns, []),
     "includeTests": ("include_tests", _bool_or_null, None),
     "cacheDir": ("cache_dir", _cache_dir, None),
+    "redactSecrets": ("redact_secrets", _bool, True),
 }
 SETTING_NAMES = tuple(_SETTINGS)
 INDEX_SETTINGS = ("include", "exclude", "cache_dir")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -35,6 +36,10 @@ from .sync import Buffers
 log = logging.getLogger("iterative_retrieval.lsp")
 
 SERVER_NAME = "iterative-retrieval"
+
+
+_ANSWERED = object()
+"""Stands in for a request already answered with an error while it was being read."""
 
 
 class RetrievalProtocol(LanguageServerProtocol):
@@ -61,6 +66,30 @@ class RetrievalProtocol(LanguageServerProtocol):
         if self.writer is not None:
             self.writer.close()
         return None
+
+    def structure_message(self, data):
+        """pygls's, but a request that cannot be read is answered with an error.
+
+        pygls logs such a request and drops it, so the client would wait for an answer forever.
+        """
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            msg_id = data.get("id") if isinstance(data, dict) else None
+            if not isinstance(msg_id, (int, str)) or "method" not in data:
+                raise
+            method = data.get("method")
+            error = JsonRpcInvalidParams(
+                f"{method if isinstance(method, str) else 'request'}: malformed parameters"
+                f" ({type(exc.__cause__ or exc).__name__})"
+            )
+            self._send_response(msg_id, error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message):
+        if message is _ANSWERED:
+            return None
+        return super().handle_message(message)
 
     def _handle_cancel_notification(self, msg_id):
         if msg_id in self._request_futures:

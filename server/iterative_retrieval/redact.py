@@ -1,0 +1,384 @@
+"""Redaction: strings that look like credentials are masked before code is handed to a chat.
+
+Secret *files* never reach the index (see `workspace.is_secret`); this module handles secrets
+pasted *into* ordinary files: private-key blocks, tokens of well-known formats, and high-entropy
+literals assigned to names such as `password`, `secret`, `token` or `api_key`. Each match is
+replaced in place by `«redacted: KIND»`, never by a line break, so a region keeps its line count
+and its line numbers stay right.
+
+Ordinary code is left alone: only literals are candidates (`password = request.form["password"]`
+and `token = get_token()` are not), and a literal assigned to a secret-sounding name must look
+random (mixed character classes and enough entropy), so `PASSWORD_FIELD = "password"` stays.
+
+Every pattern is linear in the length of a line (bounded repetitions, anchored name starts), so a
+1 MB single-line file costs milliseconds, not a hang; the fuzz tests hold it to that.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import RetrievalResult
+
+MARK = "«redacted: {}»"
+"""What stands in for a secret; the guillemets cannot start a match again (redaction is idempotent)."""
+
+MIN_LITERAL = 8
+"""Shorter literals are too short to be a credential worth hiding (and too common to guess)."""
+MIN_ENTROPY = 3.0
+"""Bits per character a quoted literal needs (random base64 has about 5.5; `password` 2.75)."""
+MIN_ENTROPY_BARE = 3.2
+"""Unquoted values (`.env`, YAML, INI lines) need more: they are easier to confuse with code."""
+
+# -- well-known token formats ------------------------------------------------------------------
+
+# (kind, literal needles one of which every match contains, prefix of fixed width, rest). The
+# pattern starts with its prefix so that the regex engine can skip to it, and then looks behind
+# the prefix for a word character: a prefix in the middle of a longer word is no start, and is
+# rejected before the long tail is scanned (`eyJeyJeyJ…` stays linear).
+_WORD_CHAR = "[A-Za-z0-9_]"
+
+
+def _token_rule(kind: str, needles: tuple[str, ...], prefix: str, width: int, rest: str):
+    return kind, needles, re.compile(f"{prefix}(?<!{_WORD_CHAR}{'.' * width}){rest}")
+
+
+_TOKEN_RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
+    _token_rule("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "ANPA",
+                                   "ANVA", "AIPA"),
+                "A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|NPA|NVA|IPA)", 4, r"[0-9A-Z]{16}\b"),
+    _token_rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "gh[pousr]_", 4,
+                r"[A-Za-z0-9]{36,255}\b"),
+    _token_rule("github-token", ("github_pat_",), "github_pat_", 11, r"[A-Za-z0-9_]{22,255}\b"),
+    _token_rule("gitlab-token", ("glpat-",), "glpat-", 6, r"[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])"),
+    _token_rule("slack-token", ("xox",), "xox[abposre]-", 5, r"[A-Za-z0-9-]{10,255}(?![A-Za-z0-9_-])"),
+    _token_rule("slack-webhook", ("hooks.slack.com",), "https://hooks\\.slack\\.com/services/", 33,
+                r"[A-Za-z0-9/_-]{20,128}"),
+    _token_rule("google-api-key", ("AIza",), "AIza", 4, r"[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+    _token_rule("stripe-key", ("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
+                "[sr]k_(?:live|test)_", 8, r"[0-9A-Za-z]{16,255}\b"),
+    _token_rule("openai-key", ("T3BlbkFJ",), "sk-", 3,
+                r"(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}"),
+    _token_rule("anthropic-key", ("sk-ant-",), "sk-ant-", 7, r"[A-Za-z0-9_-]{32,255}"),
+    _token_rule("npm-token", ("npm_",), "npm_", 4, r"[A-Za-z0-9]{36}\b"),
+    _token_rule("pypi-token", ("pypi-AgEIcHlwaS5vcmc",), "pypi-AgEIcHlwaS5vcmc", 20,
+                r"[A-Za-z0-9_-]{50,512}"),
+    _token_rule("sendgrid-key", ("SG.",), "SG\\.", 3, r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
+    _token_rule("jwt", ("eyJ",), "eyJ", 3,
+                r"[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}"),
+)
+
+# `scheme://user:password@host`: the password goes, the rest stays (placeholders are kept).
+_URL_CREDENTIALS = re.compile(
+    r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\s/:@'\"]{1,128}:)"
+    r"(?P<pw>[^\s/@'\"]{3,256})(?=@[^\s@'\"]{1,256})"
+)
+_BEARER = re.compile(r"(?P<head>\b[Bb]earer[ \t]{1,8})(?P<value>[A-Za-z0-9._~+/-]{20,4096}=*)")
+
+# -- assignments to secret-sounding names ------------------------------------------------------
+
+_SECRET_WORD = (
+    r"passw(?:or)?d|passphrase|[_-]pass(?![a-z0-9])|pwd|secret|token|credentials?|api[_-]?key"
+    r"|apikey|(?:access|account|auth|secret|private|signing|encryption|master|client|session"
+    r"|shared[_-]?access)[_-]?key"
+)
+# The name starts where a run of name characters starts (the lookbehind), and is at most 40
+# characters either side of the secret word: bounded work per run, however long the line.
+_NAME = (
+    r"(?<![A-Za-z0-9_.$-])"
+    rf"(?P<name>[A-Za-z0-9_.$-]{{0,40}}?(?:{_SECRET_WORD})[A-Za-z0-9_$-]{{0,40}})"
+)
+# A type between the name and `=`: `apiKey: string =` (TypeScript, Kotlin, Rust), `apiKey string =` (Go).
+_TYPE = r"(?:[ \t]{0,4}:?[ \t]{1,4}[A-Za-z_&*][\w.<>\[\]|?&*]{0,40}(?=[ \t]{0,4}=[^=>]))?"
+# No class below matches a line break (\s is excluded where a value is), so no match spans lines.
+_QUOTED = re.compile(
+    rf"""{_NAME}["'\]]{{0,2}}{_TYPE}[ \t]{{0,16}}(?:=>|:=|==|=|:)[ \t]{{0,16}}"""
+    # a fallback after an expression: `password or "…"`, `getenv("X") || "…"`
+    r"""(?:[^"'`\n=;]{0,60}?(?:\bor|\|\||\?\?|,)[ \t]{0,8})?[rbuf]?"""
+    r"""(?P<q>["'`])(?P<value>[^"'`\\\s]{8,1024})(?P=q)""",
+    re.I,
+)
+# Unquoted values only at the start of a line (`.env`, INI, YAML, properties): in code an
+# unquoted right-hand side is an expression, not a secret.
+_BARE = re.compile(
+    rf"""^(?P<lead>[ \t]{{0,32}}(?:export[ \t]+)?){_NAME}[ \t]{{0,16}}[:=][ \t]{{0,16}}"""
+    r"""(?P<value>[A-Za-z0-9+/=_~!@#%^&*.-]{12,1024})[ \t\r]*$""",
+    re.I | re.M,
+)
+_PLACEHOLDER = re.compile(r"[xX*.#_-]{3,}|<[^>]*>|none|null|nil|undefined|true|false", re.I)
+_PLACEHOLDER_WORDS = ("changeme", "change_me", "example", "dummy", "placeholder", "redacted",
+                      "replace_me", "replaceme", "your_", "your-", "xxxx", "****")
+
+
+def _placeholder(value: str) -> bool:
+    """`xxxxxxxx`, `<your-token>`, `${VAR}`, `your_api_key_here`: a stand-in, not a secret."""
+    low = value.lower()
+    return (
+        bool(_PLACEHOLDER.fullmatch(value)) or value.startswith(("$", "{{", "%", "«"))
+        or any(w in low for w in _PLACEHOLDER_WORDS)
+    )
+
+
+# Where a secret-sounding name may be: the lines around these (lower-cased) words are examined.
+_HINTS = ("pass", "pwd", "secret", "token", "credential", "key")
+_LONG_LINE = 8192
+"""Longer lines (minified code, data) are examined only in windows around each hint."""
+# Names, not secrets: `RSA_1024_BIT`, `utf_8_sig`, `FlowPasswordRequiredResultV2`, `sha256`.
+# Camel-case words are a capital and two or more lower-case letters, or an acronym; random
+# strings break that shape within a few characters. Possessive, so a failing match is linear.
+_CONSTANT = re.compile(
+    r"[A-Z0-9]++(?:[_-][A-Z0-9]++)++|[a-z0-9]++(?:[_-][a-z0-9]++)++"
+    r"|(?:[_-]?+(?>[A-Z]?[a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)))++[A-Z]?+[0-9]{0,4}+"
+)
+_DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
+
+# -- private-key blocks ------------------------------------------------------------------------
+
+_PEM_LABEL = r"[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?"
+_PEM_BEGIN = re.compile(rf"-----BEGIN {_PEM_LABEL}-----")
+_PEM_END = re.compile(rf"-----END {_PEM_LABEL}-----")
+_B64_LINE = re.compile(r"[A-Za-z0-9+/=]{1,4096}")
+_PEM_HEADER = re.compile(r"[A-Za-z-]{1,40}:[^\n]{0,200}")
+_PEM_MARK = MARK.format("private-key")
+
+
+def entropy(s: str) -> float:
+    """Shannon entropy of a string, in bits per character."""
+    if not s:
+        return 0.0
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
+
+
+def _classes(s: str) -> int:
+    """How many of lower-case, upper-case and digits a string mixes (random strings mix them)."""
+    return any(c.islower() for c in s) + any(c.isupper() for c in s) + any(c.isdigit() for c in s)
+
+
+def _key_body(line: str) -> bool:
+    """A line inside a private-key block: base64 (maybe in a string literal), a header, blank."""
+    s = line.strip().strip("\"'`+,;()").replace("\\n", "").strip("\"'`+,;() \t")
+    return not s or bool(_B64_LINE.fullmatch(s) or _PEM_HEADER.fullmatch(s))
+
+
+def _key_text(s: str) -> bool:
+    """At least 16 characters of base64 (maybe in a string literal): the start of a key's body."""
+    s = s.strip().strip("\"'`+,;()").replace("\\n", "").strip("\"'`+,;() \t")
+    return len(s) >= 16 and bool(_B64_LINE.fullmatch(s))
+
+
+def looks_random(value: str, bare: bool = False) -> bool:
+    """True for a literal that could be a credential: long enough, mixed, high entropy, no words.
+
+    Letters-only values are taken for identifiers or words (`acquireTokenSilent`), values with
+    holes for templates, and URLs or paths for what they are.
+    """
+    if len(value) < (12 if bare else MIN_LITERAL) or any(c.isspace() for c in value):
+        return False
+    if _placeholder(value) or len(set(value)) <= 2 or _template(value):
+        return False
+    if "://" in value or value.startswith(("/", "./", "../", "~/")):
+        return False  # a URL or a path (credentials in URLs have their own rule)
+    if not any(c.isdigit() for c in value) or _CONSTANT.fullmatch(value):
+        return False  # `ResetPasswordFailedState`, `RSA_1024_BIT`, `ResultV2`: names, not secrets
+    if bare and (not any(c.isalpha() for c in value) or _DOTTED_NAME.fullmatch(value)):
+        return False  # `jinja2.pass_context`, `3600`: code or plain numbers
+    return _classes(value) >= 2 and entropy(value) >= (MIN_ENTROPY_BARE if bare else MIN_ENTROPY)
+
+
+def _template(value: str) -> bool:
+    """`${x}`, `{x}`, `%s`, `%(x)s`: text with holes is built at run time, not a stored secret."""
+    return "${" in value or ("{" in value and "}" in value) or "%s" in value or "%(" in value
+
+
+def _kind_of(name: str) -> str:
+    low = name.lower()
+    if "pass" in low or "pwd" in low:
+        return "password"
+    if "token" in low:
+        return "token"
+    if "secret" in low:
+        return "secret"
+    if "key" in low:
+        return "key"
+    return "credential"
+
+
+def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], bare: bool = False):
+    """A `re.sub` callback that masks the `value` group when it looks random."""
+
+    def repl(m: re.Match[str]) -> str:
+        value = m.group("value")
+        if not looks_random(value, bare):
+            return m.group(0)
+        kind = kind_of(m)
+        counts[kind] += 1
+        base = m.start()
+        s, e = m.span("value")
+        text = m.group(0)
+        return text[: s - base] + MARK.format(kind) + text[e - base:]
+
+    return repl
+
+
+def _url_password(counts: Counter[str]) -> Callable[[re.Match[str]], str]:
+    def repl(m: re.Match[str]) -> str:
+        pw = m.group("pw")
+        if _placeholder(pw) or pw.startswith("{") or _template(pw):
+            return m.group(0)
+        if _classes(pw) < 2 and len(pw) < 16:
+            return m.group(0)  # a dictionary word such as a local database's default password
+        counts["url-password"] += 1
+        return m.group("head") + MARK.format("url-password")
+
+    return repl
+
+
+def _mask_keys(text: str, counts: Counter[str]) -> str:
+    """Private-key blocks: the BEGIN and END lines stay, each line between is masked."""
+    out: list[str] = []
+    in_key = False
+    # Lines split as str.splitlines splits them (\r, \u2028, ... too), each keeping its ending.
+    raws = text.splitlines(keepends=True)
+    for n, raw in enumerate(raws):
+        parts = raw.splitlines()
+        line = parts[0] if parts else ""
+        ending = raw[len(line):]
+        if in_key:
+            if _PEM_END.search(line):
+                in_key = False
+                out.append(line + ending)
+                continue
+            if _key_body(line) or line == _PEM_MARK:
+                out.append((_PEM_MARK if line.strip() else line) + ending)
+                continue
+            in_key = False  # not a key body after all: an ordinary line (maybe another BEGIN)
+        begin = _PEM_BEGIN.search(line)
+        if begin:
+            end = _PEM_END.search(line, begin.end())
+            if end:  # the whole key on one line (a string with \n escapes)
+                if line[begin.end():end.start()].strip():
+                    counts["private-key"] += 1
+                    line = line[: begin.end()] + _PEM_MARK + line[end.start():]
+            else:
+                tail = line[begin.end():]
+                nxt = raws[n + 1].strip() if n + 1 < len(raws) else ""
+                if _key_text(tail):  # key text right after BEGIN
+                    counts["private-key"] += 1
+                    line = line[: begin.end()] + _PEM_MARK
+                    in_key = True
+                elif tail == _PEM_MARK:  # masked before
+                    in_key = True
+                elif _key_text(nxt) or nxt == _PEM_MARK or (nxt and _PEM_HEADER.fullmatch(nxt)):
+                    counts["private-key"] += 1  # a block, not a mention in prose
+                    in_key = True
+        out.append(line + ending)
+    return "".join(out)
+
+
+def _spans(text: str, haystack: str, needles: tuple[str, ...], after: int) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of the lines around every needle found in `haystack`.
+
+    `haystack` is `text` or its lower-case copy (same length). A line longer than `_LONG_LINE`
+    (minified code, data) contributes only a window from a little before a needle to `after`
+    characters past it, so a 1 MB line is never scanned whole by a rule.
+    """
+    spans: list[tuple[int, int]] = []
+    for needle in needles:
+        i = haystack.find(needle)
+        while i != -1:
+            a = text.rfind("\n", 0, i) + 1
+            b = text.find("\n", i)
+            b = len(text) if b == -1 else b
+            if b - a > _LONG_LINE:
+                a, b = max(a, i - 128), min(b, i + after)
+            spans.append((a, b))
+            i = haystack.find(needle, max(b, i + 1))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def _sub_near(
+    text: str,
+    needles: tuple[str, ...],
+    edit: Callable[[str, bool], str],
+    lower: bool = False,
+    after: int = 1280,
+) -> str:
+    """Apply `edit(piece, whole_line)` to the spans of text around the needles only."""
+    haystack = text.lower() if lower else text
+    if lower and len(haystack) != len(text):  # a few letters lower-case to two characters
+        haystack = "".join(c.lower()[:1] or c for c in text)
+    spans = _spans(text, haystack, needles, after)
+    if not spans:
+        return text
+    out: list[str] = []
+    last = 0
+    for a, b in spans:
+        whole = (a == 0 or text[a - 1] == "\n") and (b == len(text) or text[b] == "\n")
+        out.append(text[last:a])
+        out.append(edit(text[a:b], whole))
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def redact_text(text: str, counts: Counter[str] | None = None) -> str:
+    """The text with every credential-looking string masked; the same lines, in the same places.
+
+    `counts`, when given, receives how many of each kind were masked. Cheap on text without
+    secrets: each rule runs only on the lines where its literal needle, or a secret-sounding
+    word, occurs.
+    """
+    counts = counts if counts is not None else Counter()
+    if len(text) < MIN_LITERAL:
+        return text
+    if "PRIVATE KEY" in text:
+        text = _mask_keys(text, counts)
+    for kind, needles, rx in _TOKEN_RULES:
+
+        def token(m: re.Match[str], kind: str = kind) -> str:
+            counts[kind] += 1
+            return MARK.format(kind)
+
+        text = _sub_near(text, needles, lambda piece, _w, rx=rx, token=token: rx.sub(token, piece),
+                         after=17000)
+    url = _url_password(counts)
+    text = _sub_near(text, ("://",), lambda piece, _w: _URL_CREDENTIALS.sub(url, piece))
+    bearer = _mask_value(counts, lambda m: "bearer-token")
+    text = _sub_near(text, ("earer",), lambda piece, _w: _BEARER.sub(bearer, piece), after=4200)
+    named = _mask_value(counts, lambda m: _kind_of(m.group("name")))
+    bare = _mask_value(counts, lambda m: _kind_of(m.group("name")), bare=True)
+
+    def assignments(piece: str, whole_lines: bool) -> str:
+        piece = _QUOTED.sub(named, piece)
+        # `^` and `$` of the unquoted rule must be real line ends: whole lines only
+        return _BARE.sub(bare, piece) if whole_lines else piece
+
+    return _sub_near(text, _HINTS, assignments, lower=True)
+
+
+def summary(counts: Counter[str]) -> str:
+    """`2 aws-access-key, 1 password` (empty when nothing was masked)."""
+    return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()) if n)
+
+
+def redact_result(result: RetrievalResult) -> RetrievalResult:
+    """A copy of a result with every region's text masked (for results that come from outside)."""
+    files = [
+        replace(f, regions=[replace(r, text=redact_text(r.text)) for r in f.regions])
+        for f in result.files
+    ]
+    return replace(result, files=files)

@@ -1,0 +1,302 @@
+"""Secrets, end to end: secret files are never read, and planted credentials never reach a chat.
+
+One workspace holds a secret file of every kind the tool knows (each with a unique marker and the
+task's own words, so it would rank first if it were ever indexed) and a source file with
+credentials pasted into it. Every surface that hands regions out is checked: the command line
+(text, JSON, Markdown), the language server (`retrieve`, `renderContext`, open buffers) and the
+MCP server; each with redaction on (the default) and switched off by the user.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from anyio.from_thread import start_blocking_portal
+from lsprotocol import types
+from mcp import Client, StdioServerParameters
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from iterative_retrieval.engine import Engine
+from iterative_retrieval.workspace import Scope, check_root, is_secret
+
+from .conftest import make_repo, write_files
+from .test_lsp_server import SERVER, command, start, wait_ready
+
+TASK = "Configure the payment gateway secret key and database password for the billing service"
+
+# Every kind of secret file: home-folder credentials (a dotfiles or home backup repository),
+# keys, certificates, cloud and cluster configuration.
+SECRET_FILES = [
+    ".env", ".env.production", "services/billing/.env.local", ".envrc", "id_rsa", "id_ed25519",
+    "deploy/id_rsa_deploy", "keys/server.pem", "certs/client.key", "certs/client.p12",
+    "certs/store.pfx", "certs/keystore.jks", ".aws/credentials", ".aws/config", ".npmrc",
+    ".yarnrc.yml", ".pypirc", ".netrc", ".pgpass", ".my.cnf", ".git-credentials",
+    ".docker/config.json", ".dockercfg", ".config/gcloud/application_default_credentials.json",
+    ".config/gcloud/credentials.db", "gcp-service-account.json", "firebase-adminsdk-abc12.json",
+    ".kube/config", "kubeconfig", "clusters/prod.kubeconfig", "infra/terraform.tfvars",
+    "infra/terraform.tfstate", ".vault-token", ".azure/accessTokens.json", ".config/gh/hosts.yml",
+    "config/credentials.yml", "config/secrets.yaml", "client_secret.json", "token.json", ".boto",
+    ".s3cfg", ".htpasswd", "secrets.toml",
+]
+
+
+def _rand(r: random.Random, alphabet: str, n: int) -> str:
+    return "".join(r.choice(alphabet) for _ in range(n))
+
+
+def planted_workspace(root: Path, git: bool = True) -> dict[str, str]:
+    """Write the workspace; return marker → where it was planted."""
+    r = random.Random(8)
+    markers: dict[str, str] = {}
+    files: dict[str, str] = {}
+    for rel in SECRET_FILES:
+        marker = "PLANTED" + _rand(r, string.ascii_uppercase, 12)
+        markers[marker] = rel
+        files[rel] = (f"# payment gateway secret key and database password for billing\n"
+                      f"PAYMENT_GATEWAY_SECRET_KEY={marker}\nDATABASE_PASSWORD={marker}\n")
+    aws = "AKIA" + _rand(r, string.ascii_uppercase + string.digits, 16)
+    stripe = "sk_live_" + _rand(r, string.ascii_letters + string.digits, 24)
+    password = "Pw" + _rand(r, string.ascii_letters + string.digits, 18) + "7q"
+    key_body = [_rand(r, string.ascii_letters + string.digits + "+/", 64) for _ in range(4)]
+    inline = {"aws-access-key": aws, "stripe-key": stripe, "password": password,
+              "private-key": key_body[1]}
+    files["src/billing/gateway.py"] = "\n".join([
+        '"""The payment gateway client of the billing service."""',
+        "",
+        f'GATEWAY_SECRET_KEY = "{stripe}"',
+        f'AWS_ACCESS_KEY_ID = "{aws}"',
+        "",
+        "class PaymentGateway:",
+        '    """Talks to the payment gateway with the secret key."""',
+        "",
+        "    def __init__(self, database_password=None):",
+        f'        self.database_password = database_password or "{password}"',
+        "        self.secret_key = GATEWAY_SECRET_KEY",
+        "",
+        "    def configure(self, password):",
+        '        """Configure the gateway secret key and the database password."""',
+        "        self.database_password = password",
+        "",
+        'SIGNING_KEY = """-----BEGIN RSA PRIVATE KEY-----',
+        *key_body,
+        '-----END RSA PRIVATE KEY-----"""',
+        "",
+    ])
+    files["src/billing/service.py"] = (
+        "from .gateway import PaymentGateway\n\n"
+        "def configure_billing(secret_key, password):\n"
+        "    gateway = PaymentGateway(password)\n"
+        "    gateway.configure(password)\n"
+        "    return gateway\n"
+    )
+    files["README.md"] = "# Billing\n\nThe billing service talks to the payment gateway.\n"
+    (make_repo if git else write_files)(root, files)
+    return {"markers": markers, "inline": inline}  # type: ignore[return-value]
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    root = tmp_path_factory.mktemp("planted") / "billing"
+    info = planted_workspace(root)
+    return root.resolve(), info
+
+
+def assert_no_secret(text: str, info, redacted: bool = True) -> None:
+    """No secret file's content; with redaction, none of the credentials pasted into code."""
+    for marker, rel in info["markers"].items():
+        assert marker not in text, f"the content of secret file {rel} was handed out"
+    if redacted:
+        for kind, value in info["inline"].items():
+            assert value not in text, f"a planted {kind} was handed out"
+
+
+def result_paths(result: dict) -> set[str]:
+    return {f["path"] for f in result["files"]}
+
+
+# -- which files are read ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("git", [True, False], ids=["git", "walk"])
+def test_secret_files_are_never_in_scope_or_index(tmp_path, git):
+    """Every secret file kind is out of scope (git listing or walk), absent from the index, and
+    unreadable through the engine even when asked by name."""
+    root = tmp_path / "ws"
+    planted_workspace(root, git=git)
+    real = check_root(root)
+    listed = {f.rel for f in Scope(real).files()}
+    assert "src/billing/gateway.py" in listed
+    for rel in SECRET_FILES:
+        assert is_secret(rel), rel
+        assert rel not in listed, rel
+    engine = Engine([root])
+    engine.refresh()
+    idx = engine.index(real)
+    for rel in SECRET_FILES:
+        assert idx.file_id(rel) is None, rel
+        assert engine.read_text(real, rel) is None, rel
+    assert not engine.set_document(str(real / ".env"), "PAYMENT_GATEWAY_SECRET_KEY=x")
+    engine.close()
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "iterative_retrieval", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("fmt", [["--json"], ["--markdown"], ["--regions"]])
+def test_cli_outputs_hold_no_secret(planted, tmp_path, fmt):
+    """JSON, Markdown and the text view with regions: the gateway file is found, its planted
+    credentials are masked, and no secret file is named or quoted."""
+    root, info = planted
+    p = cli("retrieve", TASK, "--root", str(root), "--cache-dir", str(tmp_path / "c"), *fmt)
+    assert p.returncode == 0, p.stderr
+    assert "gateway.py" in p.stdout
+    assert_no_secret(p.stdout, info)
+    assert "«redacted: aws-access-key»" in p.stdout and "«redacted: stripe-key»" in p.stdout
+    assert "«redacted: private-key»" in p.stdout
+    if fmt == ["--json"]:
+        result = json.loads(p.stdout)
+        assert not result_paths(result) & set(SECRET_FILES)
+        gateway = next(f for f in result["files"] if f["path"] == "src/billing/gateway.py")
+        text = "\n".join(r["text"] for r in gateway["regions"])
+        # line numbers stay right: the region's lines match the file's lines one for one
+        lines = (root / "src/billing/gateway.py").read_text().splitlines()
+        for r in gateway["regions"]:
+            assert len(r["text"].splitlines()) == r["end_line"] - r["start_line"] + 1
+            for n, got in enumerate(r["text"].splitlines(), r["start_line"]):
+                assert got == lines[n - 1] or "«redacted: " in got
+        assert "class PaymentGateway:" in text
+
+
+def test_cli_no_redact_shows_pasted_credentials_but_never_secret_files(planted, tmp_path):
+    """`--no-redact` hands the pasted credentials out as they are; secret files stay unread."""
+    root, info = planted
+    p = cli("retrieve", TASK, "--root", str(root), "--cache-dir", str(tmp_path / "c"), "--json",
+            "--no-redact")
+    assert p.returncode == 0, p.stderr
+    assert_no_secret(p.stdout, info, redacted=False)
+    assert info["inline"]["aws-access-key"] in p.stdout
+    assert "«redacted" not in p.stdout
+
+
+# -- the language server -----------------------------------------------------------------------
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
+                    loop_scope="module")
+async def lsp(lsp_client: LanguageClient, planted, tmp_path_factory):
+    root, info = planted
+    tmp_path = tmp_path_factory.mktemp("lsp")
+    lsp_client.info = info
+    lsp_client.root = root
+    lsp_client.cache = tmp_path / "cache"
+    await start(lsp_client, tmp_path, [root])
+    await wait_ready(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_retrieve_and_render_hold_no_secret(lsp: LanguageClient):
+    """retrieve and renderContext (with a task, and with a result sent back) mask the pasted
+    credentials; open buffers of secret files (.env, a key, cloud credentials) are ignored."""
+    info = lsp.info
+    env_text = f"PAYMENT_GATEWAY_SECRET_KEY={next(iter(info['markers']))}\n"
+    lsp.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=(lsp.root / ".env").as_uri(), language_id="dotenv", version=1, text=env_text)))
+    result = await command(lsp, "iterativeRetrieval.retrieve", {"task": TASK})
+    dumped = json.dumps(result, ensure_ascii=False)
+    assert "src/billing/gateway.py" in result_paths(result)
+    assert not result_paths(result) & set(SECRET_FILES)
+    assert_no_secret(dumped, info)
+    md = await command(lsp, "iterativeRetrieval.renderContext", {"task": TASK})
+    assert_no_secret(md["text"], info)
+    for rel in (".env.production", "certs/client.key", ".aws/credentials"):
+        lsp.text_document_did_open(types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=(lsp.root / rel).as_uri(),
+                                                 language_id="plaintext", version=1,
+                                                 text="PAYMENT_GATEWAY_SECRET_KEY=abc\n")))
+    st = await command(lsp, "iterativeRetrieval.status")  # counts every buffer sent before
+    assert st["open_buffers"] == 0 and st["settings"]["redactSecrets"] is True
+    # A result that comes back from the client is masked again before it is rendered.
+    gateway = next(f for f in result["files"] if f["path"] == "src/billing/gateway.py")
+    gateway["regions"][0]["text"] += f'\nleaked = "{info["inline"]["aws-access-key"]}"'
+    again = await command(lsp, "iterativeRetrieval.renderContext", {"result": result})
+    assert info["inline"]["aws-access-key"] not in again["text"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_redaction_can_be_switched_off(lsp: LanguageClient):
+    """With `redactSecrets: false` (pushed as a configuration change) the pasted credentials
+    come through; secret files never do. Switched on again, they are masked again."""
+    info = lsp.info
+
+    def configure(redact: bool) -> None:
+        lsp.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+            settings={"iterativeRetrieval": {"cacheDir": str(lsp.cache), "redactSecrets": redact}}))
+
+    configure(False)
+    st = await command(lsp, "iterativeRetrieval.status")
+    assert st["settings"]["redactSecrets"] is False
+    result = await command(lsp, "iterativeRetrieval.retrieve", {"task": TASK})
+    dumped = json.dumps(result, ensure_ascii=False)
+    assert info["inline"]["stripe-key"] in dumped
+    assert_no_secret(dumped, info, redacted=False)
+    configure(True)
+    result = await command(lsp, "iterativeRetrieval.retrieve", {"task": TASK})
+    assert_no_secret(json.dumps(result, ensure_ascii=False), info)
+
+
+# -- the MCP server ----------------------------------------------------------------------------
+
+
+def mcp_calls(root: Path, cache: Path, calls: list[tuple[str, dict]], *flags: str) -> list:
+    """Start `iterative-retrieval mcp` once and make the tool calls in order."""
+    # The SDK passes only a few variables to the server by default; PYTHONPATH must go along
+    # so that the server is the code under test.
+    params = StdioServerParameters(command=sys.executable, env=dict(os.environ), args=[
+        "-m", "iterative_retrieval", "mcp", "--root", str(root), "--cache-dir", str(cache), *flags])
+    with start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
+            return [portal.call(lambda t=tool, a=args: client.call_tool(t, a))
+                    for tool, args in calls]
+
+
+def test_mcp_tools_hold_no_secret(planted, tmp_path):
+    """retrieve_context (Markdown and structured JSON) masks pasted credentials; explain_file
+    never reads a secret file; `mcp --no-redact` (the user's choice) hands them out as they are."""
+    root, info = planted
+    res, explained = mcp_calls(root, tmp_path / "c", [
+        ("retrieve_context", {"task": TASK}), ("explain_file", {"path": ".env", "task": TASK}),
+    ])
+    assert not res.is_error
+    text = res.content[0].text + json.dumps(res.structured_content, ensure_ascii=False)
+    assert "gateway.py" in text
+    assert_no_secret(text, info)
+    assert "never read" in explained.content[0].text
+    assert_no_secret(explained.content[0].text, info)
+    # The flag, as the command line parses it, down to the engine the tools use.
+    from iterative_retrieval.cli import build_parser
+    from iterative_retrieval.mcp_server import Workspace
+
+    args = build_parser().parse_args(["mcp", "--root", str(root), "--no-redact"])
+    engine = Workspace(args.root, str(tmp_path / "c"), redact=args.redact).engine
+    try:
+        result = engine.retrieve(TASK)
+        text = json.dumps(result.to_dict(), ensure_ascii=False)
+        assert info["inline"]["aws-access-key"] in text
+        assert_no_secret(text, info, redacted=False)
+    finally:
+        engine.close()
