@@ -101,7 +101,7 @@ def test_parallel_cold_index(tmp_path):
 
 
 def test_classify():
-    """Tests, docs, examples, type declarations and config are told apart from source."""
+    """Tests, docs, examples and config are told apart from source."""
     assert classify("tests/test_app.py", "python") == "test"
     assert classify("src/app.test.ts", "typescript") == "test"
     assert classify("pkg/foo_test.go", "go") == "test"
@@ -109,10 +109,6 @@ def test_classify():
     assert classify("examples/demo/app.py", "python") == "example"
     assert classify("src/app.py", "python") == "source"
     assert classify("pyproject.toml", "toml") == "config"
-    assert classify("index.d.ts", "typescript") == "declaration"
-    assert classify("types/api.d.cts", "typescript") == "declaration"
-    assert classify("pkg/stubs.pyi", "python") == "declaration"
-    assert classify("src/index.ts", "typescript") == "source"
 
 
 def _contents(idx):

@@ -158,17 +158,3 @@ def test_regions_go_to_the_passage_where_the_task_words_meet(tmp_path):
     assert evict and "del cache[k]" in evict[0].text, ("the whole short function is shown", spans)
     sent = sum(r.end_line - r.start_line + 1 for f in res.files for r in f.regions)
     assert sent < 60, ("a small budget goes to the dense passage, not to every mention", spans)
-
-
-
-def test_type_declarations_rank_below_the_code_they_describe(tmp_path):
-    """A declaration file saying the same words as the code ranks below it: fixes start in code."""
-    text = ("export interface RequestConfig {\n  url: string;\n  withCredentials?: boolean;\n}\n"
-            "export function sendRequest(config: RequestConfig): Promise<Response>;\n")
-    files = {"src/client.ts": text, "types/client.d.ts": text,
-             "src/other.ts": "export const other = 1;\n"}
-    eng, idx = engine_for(tmp_path, files)
-    _, _, _, evals = run_cycle(eng, idx, "withCredentials is ignored when sending a request")
-    score = {e.path: e.score for e in evals}
-    assert evals[0].path == "src/client.ts", score
-    assert score["types/client.d.ts"] < score["src/client.ts"] - 0.1, score

@@ -35,8 +35,7 @@ W_PATH_TERMS = 2.1
 W_EXPLICIT = 3.0
 W_GRAPH = 0.8
 W_LEARNED = 0.9
-KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1,
-                "declaration": -1.1}
+KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
 STAGE2 = 40
@@ -238,7 +237,7 @@ def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[Co
 
 
 def _kind_code(kind: str) -> float:
-    return {"source": 0, "config": 1, "example": 2, "test": 3, "doc": 4, "declaration": 5}.get(kind, 0)
+    return {"source": 0, "config": 1, "example": 2, "test": 3, "doc": 4}.get(kind, 0)
 
 
 def coverage_weight(n_concepts: int) -> float:

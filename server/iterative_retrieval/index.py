@@ -100,14 +100,8 @@ _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-_DECLARATION_SUFFIXES = (".d.ts", ".d.cts", ".d.mts", ".pyi")
-"""Type declarations restate a whole API: they match every task about it, and a fix seldom
-starts there (held-out set: a non-gold index.d.ts in the top 5 of 17 of 28 axios tasks)."""
-
-
 def classify(rel: str, lang: str | None) -> str:
-    """Whether a path is source, test, doc, example, type declaration or config: tests, docs and
-    declarations rarely need the edit."""
+    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits."""
     low = rel.lower()
     if _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low):
         return "test"
@@ -117,8 +111,6 @@ def classify(rel: str, lang: str | None) -> str:
         return "doc"
     if _EXAMPLE_DIR_RE.search(low):
         return "example"
-    if low.endswith(_DECLARATION_SUFFIXES):
-        return "declaration"
     if lang in _CONFIG_LANGS or lang is None:
         return "config"
     return "source"
