@@ -22,6 +22,9 @@ _SEP_RE = re.compile(r"[_$\-.]+")
 
 MIN_PART = 2
 MAX_TOKEN = 40
+CACHE_MAX = 200_000
+"""Entries per memo below; each parse worker fills its own, so together they stay near 100 MB
+per process on the largest trees (at 500k they reached 300 MB per worker on Linux)."""
 
 # Keywords and boilerplate of the common languages: frequent everywhere, so they only add noise
 # and index size. Task stop words live in query.py.
@@ -61,7 +64,7 @@ def identifier_terms(ident: str) -> list[str]:
     cached = _TERMS_CACHE.get(ident)
     if cached is None:
         cached = _identifier_terms(ident)
-        if len(_TERMS_CACHE) < 300_000:
+        if len(_TERMS_CACHE) < CACHE_MAX // 2:
             _TERMS_CACHE[ident] = cached
     return list(cached)
 
@@ -93,7 +96,7 @@ def stemmed_terms(ident: str) -> tuple[str, ...]:
     cached = _STEMMED_CACHE.get(ident)
     if cached is None:
         cached = tuple(stem(t) for t in identifier_terms(ident)) if len(ident) <= 80 else ()
-        if len(_STEMMED_CACHE) < 500_000:
+        if len(_STEMMED_CACHE) < CACHE_MAX:
             _STEMMED_CACHE[ident] = cached
     return cached
 
@@ -104,7 +107,6 @@ _STEMMED_CACHE: dict[str, tuple[str, ...]] = {}
 # Runs of identifier characters: a simpler pattern than IDENT_RE, so the pass over the whole text
 # is about twice as fast; IDENT_RE then splits each distinct run once (matches never cross runs).
 _RUN_RE = re.compile(r"[A-Za-z0-9_$]+")
-_RUN_CACHE_MAX = 500_000
 
 
 class _RunTerms(dict):
@@ -119,7 +121,7 @@ class _RunTerms(dict):
             terms = "" if not MIN_PART <= len(w) <= 80 or w in CODE_STOP else stem(w) + " "
         else:
             terms = "".join(t + " " for i in IDENT_RE.findall(run) for t in _ident_stems(i))
-        if len(self) < _RUN_CACHE_MAX:
+        if len(self) < CACHE_MAX:
             self[run] = terms
         return terms
 
@@ -201,7 +203,7 @@ def stem(word: str) -> str:
             break
     if len(out) > _MIN_STEM and out[-1] in "ey":
         out = out[:-1]
-    if len(_STEM_CACHE) < 500_000:
+    if len(_STEM_CACHE) < CACHE_MAX:
         _STEM_CACHE[w] = out
     return out
 
