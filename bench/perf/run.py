@@ -60,6 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         "settings": {k: v for k, v in vars(args).items() if k != "corpus"},
         "corpora": [],
     }
+    for earlier in args.from_json:  # corpora measured by an earlier run, reported together
+        old = json.loads(Path(earlier).read_text())
+        for c in old["corpora"]:
+            c.setdefault("date", old["date"])
+        results["corpora"].extend(old["corpora"])
+    if not args.corpus and not args.from_json:
+        raise SystemExit("bench.perf: give at least one corpus (or --from-json)")
     for spec in args.corpus:
         name, root = _corpus(spec)
         _say(f"== {name}: {root}")
@@ -77,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bench.perf", description=__doc__.split("\n\n")[0])
-    p.add_argument("corpus", nargs="+", help="a source tree: PATH or NAME=PATH")
+    p.add_argument("corpus", nargs="*", help="a source tree: PATH or NAME=PATH")
     p.add_argument("--repeats", type=int, default=3, help="rounds over the task list (default 3)")
     p.add_argument("--tasks", type=int, default=8, help="tasks per corpus (default 8)")
     p.add_argument("--cold-runs", type=int, default=1, help="cold indexes per corpus (default 1)")
@@ -88,6 +95,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", help="also write the Markdown table here")
     p.add_argument("--plot", help="write the PNG plot here (needs matplotlib)")
     p.add_argument("--keep-cache", action="store_true", help="keep the index folders")
+    p.add_argument("--from-json", action="append", default=[], metavar="FILE",
+                   help="also report the corpora of an earlier run's JSON (repeatable)")
     return p
 
 
@@ -173,7 +182,8 @@ def _scope(root: Path) -> tuple[int, int, list[tuple[str, int]]]:
 
 
 def bench_corpus(name: str, root: Path, args: argparse.Namespace, rg: str | None) -> dict:
-    res: dict[str, Any] = {"name": name, "root": str(root), "load_before": _load()}
+    res: dict[str, Any] = {"name": name, "root": str(root), "load_before": _load(),
+                           "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(SERVER)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     env.pop("ITERATIVE_RETRIEVAL_CACHE", None)
@@ -453,6 +463,7 @@ def markdown(results: dict) -> str:
         "|---|" + "---|" * len(cs),
         row("files in scope (rg's count)", lambda c: f"{c['files']} ({_get(c, 'rg', 'files') or '–'})"),
         row("size of those files", lambda c: f"{c['mb']:.0f} MB"),
+        row("measured (UTC)", lambda c: c.get("date", results["date"])),
         row("load average before / after", lambda c: f"{c['load_before']} / {c['load_after']}"),
         row("**rg**, one scan for a task's keywords (p50)",
             lambda c: _s(_get(c, "rg", "scan", "p50"))),
@@ -510,7 +521,9 @@ def plot(results: dict, out: Path) -> None:
         ("server retrieve, 1 cycle (p50)", ("lsp", "retrieve_1", "p50"), "v-"),
         ("save → indexed (p50)", ("lsp", "save_net", "p50"), "d-"),
     ]
-    fig, ax = plt.subplots(figsize=(8, 5), dpi=110)
+    from matplotlib.ticker import NullFormatter
+
+    fig, ax = plt.subplots(figsize=(10, 5), dpi=110)
     for label, keys, style in series:
         ys = [_get(c, *keys) for c in cs]
         if label.startswith("rg scan ×"):
@@ -520,6 +533,7 @@ def plot(results: dict, out: Path) -> None:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("files in the repository")
     ax.set_ylabel("seconds")
     ax.set_title("iterative-retrieval: cost against repository size")
@@ -527,7 +541,7 @@ def plot(results: dict, out: Path) -> None:
         ax.annotate(c["name"], (c["files"], _get(c, "cold_index", "seconds", "p50") or 1),
                     textcoords="offset points", xytext=(4, 6), fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     out.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(out)
