@@ -316,10 +316,15 @@ def _wait_ready(client: LspClient, timeout: float = 7200) -> tuple[float, list[f
     raise SystemExit("bench.perf: the server's index was not ready in time")
 
 
-def _bench_lsp(ir, env, root: Path, cache: Path, tasks: list[str], args, rel: str | None) -> dict:
+def _start_server(ir, env, cache: Path) -> tuple[LspClient, PeakRss]:
+    """`iterative-retrieval serve` on its own cache folder, with its memory watched."""
     client = LspClient([*ir, "serve"], env=dict(env, ITERATIVE_RETRIEVAL_CACHE=str(cache),
                                                 ITERATIVE_RETRIEVAL_LOG="WARNING"))
-    peak = PeakRss(client.proc.pid)
+    return client, PeakRss(client.proc.pid)
+
+
+def _bench_lsp(ir, env, root: Path, cache: Path, tasks: list[str], args, rel: str | None) -> dict:
+    client, peak = _start_server(ir, env, cache)
     out: dict[str, Any] = {}
     try:
         t0 = time.perf_counter()
@@ -386,9 +391,7 @@ def _bench_updates(client: LspClient, root: Path, rel: str, n: int, base: float)
 
 
 def _bench_lsp_cold(ir, env, root: Path, cache: Path, rel: str | None) -> dict:
-    client = LspClient([*ir, "serve"], env=dict(env, ITERATIVE_RETRIEVAL_CACHE=str(cache),
-                                                ITERATIVE_RETRIEVAL_LOG="WARNING"))
-    peak = PeakRss(client.proc.pid)
+    client, peak = _start_server(ir, env, cache)
     out: dict[str, Any] = {}
     try:
         t0 = time.perf_counter()

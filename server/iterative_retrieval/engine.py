@@ -265,12 +265,10 @@ class Engine:
         root_of = {id(e): r for r, e in scored}
         concepts = list(query.keywords) + [
             c for t in traces for c in t.query.keywords if c.kind != "word"]
-        weights: dict[Path, dict[str, float]] = {}
-        for e in chosen:
-            root = root_of[id(e)]
-            if root not in weights:
-                weights[root] = stem_weights(self.index(root), concepts, list(query.keywords))
-            text_pass([e], weights[root], self._reader(root))
+        for root in dict.fromkeys(root_of[id(e)] for e in chosen):  # one regex per root
+            mine = [e for e in chosen if root_of[id(e)] == root]
+            weights = stem_weights(self.index(root), concepts, list(query.keywords))
+            text_pass(mine, weights, self._reader(root))
         files = build_context(
             chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path),
             redact=s.redact_secrets,
