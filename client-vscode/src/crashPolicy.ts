@@ -42,6 +42,17 @@ export class CrashPolicy {
     };
   }
 
+  /**
+   * Whether a connection error should stop the client. A stream-level error (no message count,
+   * e.g. EPIPE on a write to a process that just died) is not a protocol problem: keep going, so
+   * that the process exit reaches `onCrash` and the server is restarted. Stopping here instead
+   * would put the client in "stopping", and a stopping client never restarts its server. Repeated
+   * errors on messages (a server writing garbage) do stop it, as the library's default does.
+   */
+  shouldShutDownOnError(count: number | undefined): boolean {
+    return count !== undefined && count > 3;
+  }
+
   /** Forgets past crashes (after the user restarts the server). */
   reset(): void {
     this.crashes = [];

@@ -10,6 +10,7 @@ import {
   CancellationToken as LspCancellationToken,
   CloseAction,
   ErrorAction,
+  RevealOutputChannelOn,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
   LanguageClient,
@@ -113,9 +114,19 @@ export class ServerManager implements vscode.Disposable {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.output,
       traceOutputChannel: this.output,
+      // The library's own errors (a failed write to a dead process, ...) go to the output only:
+      // what the user needs to know (restarted, failed, a request's error) this extension says.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
       // The server process died on its own: restart it (up to a limit) and tell the user.
       errorHandler: {
-        error: (_error, _message, count) => ({ action: count !== undefined && count <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        error: (error, _message, count) => {
+          if (this.crashes.shouldShutDownOnError(count)) {
+            return { action: ErrorAction.Shutdown };
+          }
+          // Logged, not shown: if the process died, `closed` tells the user once.
+          this.output.warn(`connection to the server: ${error.message}`);
+          return { action: ErrorAction.Continue, handled: true };
+        },
         closed: () => {
           const decision = this.crashes.onCrash();
           this.output.warn(decision.message);

@@ -33,3 +33,11 @@ test('reset forgets past crashes', () => {
   p.reset();
   assert.equal(p.onCrash(MAX_RESTARTS).restart, true);
 });
+
+test('a write error with no message count (the process died) does not stop the client, so the crash restarts it', () => {
+  const p = new CrashPolicy();
+  assert.equal(p.shouldShutDownOnError(undefined), false);
+  assert.equal(p.shouldShutDownOnError(1), false);
+  assert.equal(p.shouldShutDownOnError(3), false);
+  assert.equal(p.shouldShutDownOnError(4), true);
+});
