@@ -158,3 +158,34 @@ def test_regions_go_to_the_passage_where_the_task_words_meet(tmp_path):
     assert evict and "del cache[k]" in evict[0].text, ("the whole short function is shown", spans)
     sent = sum(r.end_line - r.start_line + 1 for f in res.files for r in f.regions)
     assert sent < 60, ("a small budget goes to the dense passage, not to every mention", spans)
+
+
+HTTP_CLIENT = {
+    "lib/adapters/http.js": (
+        "import url from 'url';\nexport default function httpAdapter(config) {\n"
+        "  const parsed = url.parse(config.url);\n  return request(parsed.hostname, parsed.port);\n}\n"
+    ),
+    "lib/adapters/xhr.js": (
+        "export default function xhrAdapter(config) {\n  const req = new XMLHttpRequest();\n"
+        "  req.open(config.method, config.url);\n  return req;\n}\n"
+    ),
+    "lib/helpers/buildURL.js": (
+        "// Builds a url: literal strings, IPv6 hosts in brackets, encoded strings\n"
+        "export default function buildURL(url, params) {\n  const literal = String(url);\n"
+        "  return literal + '?' + encode(params);\n}\n"
+    ),
+    "lib/helpers/combineURLs.js": "export default function combineURLs(base, rel) {\n  return base + '/' + rel;\n}\n",
+    **{f"lib/misc/m{i}.js": f"export function helper{i}(x) {{\n  return x;\n}}\n" for i in range(12)},
+}
+
+
+def test_commit_scope_ranks_the_file_it_names(tmp_path):
+    """`fix(http): …` puts http.js first, though another file says more of the task's words."""
+    eng, idx = engine_for(tmp_path, HTTP_CLIENT)
+    task = "fix(http): fixed support for IPv6 literal strings in url"
+    _, _, _, evals = run_cycle(eng, idx, task)
+    assert evals[0].path == "lib/adapters/http.js"
+    assert "is the task's scope http" in evals[0].reason
+    # without the scope the words decide, and the helper that says them wins
+    _, _, _, plain = run_cycle(eng, idx, "fixed support for IPv6 literal strings in url")
+    assert plain[0].path == "lib/helpers/buildURL.js"

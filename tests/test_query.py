@@ -63,3 +63,24 @@ def test_long_issue_is_capped():
     task = " ".join(f"word{i} alpha{i}x" for i in range(3000))
     q = parse_task(task)
     assert len(q.keywords) <= 80
+
+
+def test_conventional_commit_header_gives_scopes_not_a_call():
+    """`fix(http): …` names where the change is; `fix(` is not a call to an identifier `fix`."""
+    q = parse_task("fix(http): fixed support for IPv6 literal strings in url")
+    k = kinds(q)
+    assert k["(http)"] == "scope" and k["http"] == "word"
+    assert "fix" not in k and "fixed" not in k
+    q = parse_task("fix(compiler-core/v-on): only apply case preservation on native elements")
+    assert [c.text for c in q.keywords if c.kind == "scope"] == ["(compiler-core)", "(v-on)"]
+    q = parse_task("feat(defineModel): support local mutation")
+    assert kinds(q)["defineModel"] == "identifier"
+
+
+def test_header_type_and_prose_that_only_looks_like_one():
+    """`test:` and `docs:` let tests and docs in; "Test: …" opening an issue is prose."""
+    assert parse_task("test(router): cover nested routes").include_tests
+    assert parse_task("docs: explain the cache folder").include_tests
+    q = parse_task("Test: the cache folder is ignored")
+    assert not any(c.kind == "scope" for c in q.keywords)
+    assert parse_task("fix: resolve vuePath in all cases").keywords[0].text == "vuePath"

@@ -29,7 +29,7 @@ from .tasks import Task, group_by_tree, load_tasks
 
 SYSTEMS = ("ours", "bm25", "keywords")
 ABLATIONS = ("none", "graph", "feedback", "synonyms", "definitions", "path", "explicit",
-             "coverage")
+             "coverage", "scope")
 BUDGET_TOKENS = 8000
 TOP_SAVED = 10
 

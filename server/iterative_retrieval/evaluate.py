@@ -2,7 +2,8 @@
 
 Relevance is a logistic combination of a few features a reviewer can check: how much of the task
 the file covers (IDF-weighted), whether it *defines* what the task names rather than only using
-it, whether its path or name matches, explicit paths and stack frames, its BM25F standing, and its
+it, whether its path or name matches, explicit paths and stack frames, a commit scope naming it
+(`fix(http):`), its BM25F standing, and its
 place in the import graph relative to the strongest candidates. The weights are named constants,
 calibrated on the development benchmark (docs/benchmarks.md) so that the bands mean what they say.
 """
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .config import ablated
-from .dispatch import SearchCache, concept_hits
+from .dispatch import SCOPE_HIT, SearchCache, concept_hits
 from .index import FileRow, Index
 from .models import Candidate, Concept, Evaluation, Query
 from .tokenize import path_terms, stem, stemmed_terms
@@ -35,6 +36,8 @@ W_PATH_TERMS = 2.1
 W_EXPLICIT = 3.0
 W_GRAPH = 0.8
 W_LEARNED = 0.9
+W_SCOPE = 1.5
+"""The file is what the task's commit scope names (`fix(http):` → http.js), or lies in it."""
 KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
@@ -101,7 +104,7 @@ def evaluate(
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
-    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition"} and c not in cands][:50]
+    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition", "scope"} and c not in cands][:50]
     # half of the BM25 feature is the task's own concepts (stand-ins at their share): learned
     # terms come from the best files themselves, so they may lift a file, not crown it
     task_bm25 = {c.file_id: _task_bm25(c.file_id, task_stats, subs) for c in cands}
@@ -143,7 +146,7 @@ def evaluate(
                 continue
             if st.task:
                 covered_task += m
-                if st.concept.kind not in ("path", "frame"):  # said once as "named in the task"
+                if st.concept.kind not in ("path", "frame", "scope"):  # said apart in the reason
                     matched_words.append(
                         st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
             else:
@@ -153,7 +156,7 @@ def evaluate(
             if terms & sym_stems:
                 sym_mass += m * share
             shown = st.concept.text if via is None else via.concept.text
-            if st.concept.kind in ("path", "frame"):
+            if st.concept.kind in ("path", "frame", "scope"):
                 shown = ""
             if terms & name_stems:
                 path_mass += m * share
@@ -165,6 +168,8 @@ def evaluate(
         named = [st.concept.weight for st in stats
                  if st.concept.kind in ("path", "frame") and c.file_id in st.hits]
         explicit = max(named) / max_named if named else 0.0
+        scoped = [(st.hits[c.file_id] / SCOPE_HIT, st.concept.text) for st in stats
+                  if st.concept.kind == "scope" and c.file_id in st.hits]
         f = {
             "coverage": covered_task / task_mass,
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
@@ -174,13 +179,14 @@ def evaluate(
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": explicit,
+            "scope": max(scoped)[0] if scoped else 0.0,
             "focus": 1.0 if "focus" in c.sources else 0.0,
             "graph": 0.0,
         }
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
             defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words,
-            path_words=path_words, symbols=syms,
+            path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
         ev.features["_rank"] = rank
         ev.features["_kind"] = _kind_code(row.kind)
@@ -247,7 +253,7 @@ def coverage_weight(n_concepts: int) -> float:
 
 def _score(ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE) -> None:
     f = dict(ev.features)
-    for name in ("graph", "coverage", "explicit", "defines"):
+    for name in ("graph", "coverage", "explicit", "defines", "scope"):
         if ablated(name):
             f[name] = 0.0
     if ablated("path"):
@@ -263,6 +269,7 @@ def _score(ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE) -> None
         + W_SYMBOL_TERMS * f["symbol_terms"]
         + W_PATH_TERMS * f["path_terms"]
         + W_EXPLICIT * f["explicit"]
+        + W_SCOPE * f.get("scope", 0.0)
         + 0.3 * f["focus"]
         + W_GRAPH * f["graph"]
         + KIND_PENALTY.get(row.kind, 0.0)
@@ -431,6 +438,8 @@ def _reason(ev: Evaluation) -> str:
     f = ev.features
     if f.get("explicit"):
         bits.append("named in the task")
+    if ev.scopes:
+        bits.append(("is" if f.get("scope", 0) >= 0.7 else "in") + " the task's scope " + ", ".join(ev.scopes[:2]))
     if ev.defines:
         bits.append("defines " + ", ".join(f"`{d}`" for d in ev.defines[:3]))
     elif ev.named:

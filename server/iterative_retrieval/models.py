@@ -44,7 +44,10 @@ class Concept:
     text: str
     """The surface form (`refreshToken`, `src/auth.ts`, `expiry`)."""
     kind: str
-    """path, frame, identifier, quoted, word, learned, synonym, variant."""
+    """path, frame, scope, identifier, quoted, word, learned, synonym, variant.
+
+    A scope is a Conventional Commits scope in parentheses (`(http)` of `fix(http): …`): it
+    matches paths, not text."""
     weight: float
     """How much it counts; task identifiers and paths weigh most, learned terms least."""
     terms: tuple[str, ...] = ()
@@ -141,6 +144,8 @@ class Evaluation:
     matched_words: list[str] = field(default_factory=list)
     """Task concepts found anywhere in the file."""
     path_words: list[str] = field(default_factory=list)
+    scopes: list[str] = field(default_factory=list)
+    """The task's commit scopes this file's path matches, best first."""
     """Task concepts found in the path."""
     graph_links: list[str] = field(default_factory=list)
     """Import links to the strongest candidates ("imports tokens.ts")."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .config import ablated
 from .models import Concept, Frame, Query
 from .tokenize import identifier_terms, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
+W_SCOPE = 2.0
+"""A conventional-commit scope (`fix(http): …`) names the part of the code the change is in."""
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
 
 STOP_WORDS = frozenset(
@@ -63,6 +66,12 @@ _NOISE_RES = (
     re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
     re.compile(r"^[-=_]{3,}.*$", re.M),
 )
+# `type(scope)!: subject`, the Conventional Commits header that many projects title commits,
+# pull requests and changelog lines with; the type says what kind of change, the scope where.
+_HEADER_RE = re.compile(
+    r"^[ \t]*(feat|feature|fix|bugfix|hotfix|refactor|perf|chore|docs?|tests?|build|ci|style|"
+    r"revert|types?|deps|security|compat|dx|wip|improvement)(?:\(([^()\n]{1,80})\))?!?:[ \t]+",
+)  # lower-case, as the convention writes it: "Test: …" opening an issue is not a header
 _WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
 _TEST_TASK_RE = re.compile(
     r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
@@ -88,6 +97,7 @@ def looks_like_identifier(tok: str) -> bool:
 def parse_task(task: str, include_tests: bool | None = None) -> Query:
     """Build the first cycle's query from the task text."""
     text = _strip_noise(task[:200_000])
+    kind, scopes, text = conventional_header(text)
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
     prose = _strip_locations(_FENCE_RE.sub(" ", text))
@@ -96,7 +106,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
     concepts: dict[str, Concept] = {}
 
     def add(c: Concept) -> None:
-        key = c.kind + ":" + c.text.lower() if c.kind in ("path", "frame") else c.text.lower()
+        key = c.kind + ":" + c.text.lower() if c.kind in ("path", "frame", "scope") else c.text.lower()
         prev = concepts.get(key)
         if prev is None or prev.weight < c.weight:
             concepts[key] = c if prev is None else Concept(c.text, c.kind, max(c.weight, prev.weight) + 0.25, c.terms)
@@ -127,6 +137,14 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         if p in frame_paths or _THIRD_PARTY_RE.search(p):
             continue
         add(Concept(p, "path", W_PATH, tuple(_path_stems(p))))
+
+    # the header's scope: where the change is (matched against paths), and its words as such
+    for sc in [] if ablated("scope") else scopes:
+        add(Concept(f"({sc})", "scope", W_SCOPE, ()))  # its own text: `http` may be a word too
+        if looks_like_identifier(sc):
+            add(_ident_concept(sc, W_CODE))
+        elif re.fullmatch(r"[A-Za-z]{3,}", sc) and sc.lower() not in STOP_WORDS:
+            add(Concept(sc.lower(), "word", W_WORD * 1.3, (stem(sc.lower()),)))
 
     # 2. identifiers: backticks and code blocks count most, then code-shaped words in prose
     ident_counts: Counter[str] = Counter()
@@ -177,10 +195,10 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
 
     lowered = text.lower()
     if include_tests is None:
-        include_tests = bool(_TEST_TASK_RE.search(text)) or any(
+        include_tests = kind.startswith("test") or bool(_TEST_TASK_RE.search(text)) or any(
             "test" in fr.path.lower() for fr in frames
         )
-    about_docs = bool(_DOC_TASK_RE.search(lowered[:400]))
+    about_docs = kind.startswith("doc") or bool(_DOC_TASK_RE.search(lowered[:400]))
     return Query(
         keywords=tuple(concepts.values()),
         frames=tuple(frames),
@@ -189,6 +207,19 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
 
 
 _URL_RE = re.compile(r"\b\w+://\S+")
+
+
+def conventional_header(text: str) -> tuple[str, list[str], str]:
+    """(type, scopes, text without the header) of a `fix(http): …` first line, else ("", [], text).
+
+    The prefix is cut so that `fix(` does not read as a call; `a/b`, `a,b` and `a b` are several
+    scopes (`compiler-core/v-on` is a package and a file).
+    """
+    m = _HEADER_RE.match(text)
+    if m is None:
+        return "", [], text
+    scopes = [s for s in re.split(r"[/,|\s]+", m.group(2) or "") if re.search(r"[A-Za-z0-9]", s)]
+    return m.group(1).lower(), scopes[:4], text[m.end():]
 
 
 def _strip_locations(text: str) -> str:
