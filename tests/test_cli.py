@@ -140,13 +140,14 @@ def test_json_schema_fields():
             str(EXAMPLES / "auth-service"), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert out["schema_version"] == "1.0"
+    assert out["schema_version"] == "1.1"
     assert set(out) >= {"schema_version", "task", "files", "trace", "stats"}
     f = out["files"][0]
     assert set(f) >= {"path", "relevance", "band", "reason", "missing", "cycle", "regions"}
     assert "\\" not in f["path"] and not f["path"].startswith("/")
     r = f["regions"][0]
-    assert set(r) == {"start_line", "end_line", "text"} and r["start_line"] <= r["end_line"]
+    assert set(r) == {"start_line", "end_line", "why", "text"} and r["start_line"] <= r["end_line"]
+    assert r["why"], "a region says what it is (whole file, a function, matched lines)"
     t = out["trace"][0]
     assert set(t["query"]) == {"patterns", "keywords", "excludes", "focus_areas"}
     assert set(t) >= {"cycle", "query", "candidates", "kept", "excluded", "learned"}

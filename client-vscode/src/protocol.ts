@@ -8,6 +8,8 @@ export interface Region {
   start_line: number;
   /** 1-based last line, inclusive. */
   end_line: number;
+  /** What the span is ("function foo", "whole file", "matched lines"); schema 1.1 on. */
+  why?: string;
   text: string;
 }
 

@@ -124,7 +124,8 @@ export function fileTooltip(file: FileResult): string {
 
 /** Markdown tooltip of a region: where it is and its first lines. */
 export function regionTooltip(file: FileResult, region: Region, maxLines = 30): string {
-  return `**${file.path}**, ${regionLabel(region)}\n\n${codeBlock(file.path, region.text, maxLines)}`;
+  const why = region.why ? ` (${region.why})` : '';
+  return `**${file.path}**, ${regionLabel(region)}${why}\n\n${codeBlock(file.path, region.text, maxLines)}`;
 }
 
 /** "4 files · 2 cycles · 0.28 s" for the task row. */

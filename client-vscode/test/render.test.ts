@@ -13,6 +13,7 @@ import {
   plainText,
   regionHeadline,
   regionLabel,
+  regionTooltip,
   relevanceBar,
   renderMarkdown,
   renderRegion,
@@ -92,4 +93,12 @@ test('copying one region gives its place and a fenced block', () => {
 
 test('the result summary counts files and cycles and shows the time', () => {
   assert.equal(resultSummary(result), '5 files · 2 cycles · 0.28 s');
+});
+
+test('a region tooltip says what the span is when the server tells (schema 1.1)', () => {
+  const file = result.files[0];
+  const region = { start_line: 3, end_line: 9, why: 'function refresh', text: 'function refresh() {}' };
+  assert.match(regionTooltip(file, region), /^\*\*.+\*\*, lines 3–9 \(function refresh\)\n/);
+  const { why: _why, ...older } = region;
+  assert.match(regionTooltip(file, older), /^\*\*.+\*\*, lines 3–9\n/);
 });

@@ -122,7 +122,7 @@ def evaluate(
     w_cov = coverage_weight(len(task_stats))
     evals: list[Evaluation] = []
     symbols = index.symbols_of_many([c.file_id for c in cands])
-    for rank, c in enumerate(cands):
+    for c in cands:
         row = files.get(c.file_id)
         if row is None:
             continue
@@ -188,8 +188,6 @@ def evaluate(
             defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words,
             path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
-        ev.features["_rank"] = rank
-        ev.features["_kind"] = _kind_code(row.kind)
         _score(ev, row, w_cov)
         evals.append(ev)
 
@@ -240,10 +238,6 @@ def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[Co
                         default=0.0)
         total += st.concept.weight * score
     return total
-
-
-def _kind_code(kind: str) -> float:
-    return {"source": 0, "config": 1, "example": 2, "test": 3, "doc": 4}.get(kind, 0)
 
 
 def coverage_weight(n_concepts: int) -> float:

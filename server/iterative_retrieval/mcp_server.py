@@ -109,6 +109,7 @@ class _Open(BaseModel):
 class RegionOut(_Open):
     start_line: int
     end_line: int
+    why: str = ""
     text: str
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ class FileResult:
             "missing": self.missing,
             "cycle": self.cycle,
             "regions": [
-                {"start_line": r.start_line, "end_line": r.end_line, "text": r.text}
+                {"start_line": r.start_line, "end_line": r.end_line, "why": r.why, "text": r.text}
                 for r in self.regions
             ],
         }
