@@ -189,3 +189,16 @@ def test_commit_scope_ranks_the_file_it_names(tmp_path):
     # without the scope the words decide, and the helper that says them wins
     _, _, _, plain = run_cycle(eng, idx, "fixed support for IPv6 literal strings in url")
     assert plain[0].path == "lib/helpers/buildURL.js"
+
+
+def test_a_named_path_that_leads_the_ranking_is_no_gap(tmp_path):
+    """A path or frame the top file matches is covered: only what no good file has is a gap."""
+    from iterative_retrieval.refine import find_gaps
+
+    eng, idx = engine_for(tmp_path)
+    q, _, _, evals = run_cycle(eng, idx, "Wrong total in `src/payments/invoice.py` for refunds")
+    assert evals[0].path == "src/payments/invoice.py"
+    gaps = find_gaps(evals, list(q.keywords))
+    assert "src/payments/invoice.py" not in gaps.critical + gaps.weak
+    q, _, _, evals = run_cycle(eng, idx, "Wrong total in `src/payments/missing.py` for refunds")
+    assert "src/payments/missing.py" in find_gaps(evals, list(q.keywords)).critical

@@ -84,3 +84,15 @@ def test_header_type_and_prose_that_only_looks_like_one():
     q = parse_task("Test: the cache folder is ignored")
     assert not any(c.kind == "scope" for c in q.keywords)
     assert parse_task("fix: resolve vuePath in all cases").keywords[0].text == "vuePath"
+
+
+def test_component_prefix_is_a_scope_and_stays_in_the_text():
+    """`ignore: …`, `net/http: …` name a component; tags and template labels do not."""
+    q = parse_task("ignore: fix handling of ** in patterns")
+    k = kinds(q)
+    assert k["(ignore)"] == "scope" and k["ignore"] == "word"
+    assert [c.text for c in parse_task("net/http: fix keep-alive").keywords if c.kind == "scope"] == [
+        "(net)", "(http)"]
+    for text in ("BUG: Solve 2to3 conversion error", "Bug: maximum recursion depth",
+                 "Description: the cache grows", "ENH: accept one-off modes", "http://example.com/a: b"):
+        assert not any(c.kind == "scope" for c in parse_task(text).keywords), text

@@ -132,6 +132,7 @@ def evaluate(
         name_stems = {stem(t) for t in path_terms(row.path.rsplit("/", 1)[-1])}
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
+        covers: list[str] = []
         path_words: list[str] = []
         for st in task_stats + other_stats:
             m = st.concept.weight * st.idf
@@ -146,6 +147,8 @@ def evaluate(
                 continue
             if st.task:
                 covered_task += m
+                if via is None:
+                    covers.append(st.concept.text)
                 if st.concept.kind not in ("path", "frame", "scope"):  # said apart in the reason
                     matched_words.append(
                         st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
@@ -185,7 +188,7 @@ def evaluate(
         }
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
-            defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words,
+            defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words, covers=covers,
             path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
         _score(ev, row, w_cov)

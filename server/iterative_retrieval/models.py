@@ -142,6 +142,8 @@ class Evaluation:
     """What a line that says each stem is worth (rarer, and the task's own, more)."""
     file_id: int = 0
     matched_words: list[str] = field(default_factory=list)
+    covers: list[str] = field(default_factory=list)
+    """Texts of the task concepts the file itself matches, paths and frames included (gaps)."""
     """Task concepts found anywhere in the file."""
     path_words: list[str] = field(default_factory=list)
     scopes: list[str] = field(default_factory=list)

@@ -72,6 +72,20 @@ _HEADER_RE = re.compile(
     r"^[ \t]*(feat|feature|fix|bugfix|hotfix|refactor|perf|chore|docs?|tests?|build|ci|style|"
     r"revert|types?|deps|security|compat|dx|wip|improvement)(?:\(([^()\n]{1,80})\))?!?:[ \t]+",
 )  # lower-case, as the convention writes it: "Test: …" opening an issue is not a header
+# `ignore: fix handling of **`, `net/http: …`, `zsh-completion: …`: the component prefix that
+# Linux, Go, git and many others title commits with. Tags (BUG:, ENH:) and issue-template
+# labels (Description:) are not components.
+_COMPONENT_RE = re.compile(r"^[ \t]*([A-Za-z][\w./-]{1,40}):[ \t]+(?=\S)")
+_NOT_COMPONENTS = frozenset(
+    """
+    bug bugfix fix fixes fixed feat feature enh enhancement doc docs maint tst bld api dep rev sty
+    wip note notes update minor misc cleanup release version merge revert hotfix security
+    breaking perf test tests chore refactor style build ci description summary problem issue
+    question title context environment steps expected actual error warning traceback exception
+    edit proposal request motivation example examples output input result results usage re fwd
+    todo important hint tip warning caution info debug reason cause solution workaround
+    """.split()
+)
 _WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
 _TEST_TASK_RE = re.compile(
     r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
@@ -213,11 +227,16 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
     """(type, scopes, text without the header) of a `fix(http): …` first line, else ("", [], text).
 
     The prefix is cut so that `fix(` does not read as a call; `a/b`, `a,b` and `a b` are several
-    scopes (`compiler-core/v-on` is a package and a file).
+    scopes (`compiler-core/v-on` is a package and a file). A component prefix (`ignore: …`,
+    `net/http: …`) gives its scopes and no type, and stays in the text.
     """
     m = _HEADER_RE.match(text)
     if m is None:
-        return "", [], text
+        c = _COMPONENT_RE.match(text)
+        if c is None or c.group(1).lower() in _NOT_COMPONENTS or c.group(1).isupper():
+            return "", [], text
+        # the component's words stay in the text: `diophantine: …` also says diophantine
+        return "", [s for s in c.group(1).split("/") if s][:4], text
     scopes = [s for s in re.split(r"[/,|\s]+", m.group(2) or "") if re.search(r"[A-Za-z0-9]", s)]
     return m.group(1).lower(), scopes[:4], text[m.end():]
 

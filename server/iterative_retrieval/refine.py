@@ -56,9 +56,11 @@ class Gaps:
 
 def find_gaps(evals: list[Evaluation], task_concepts: list[Concept]) -> Gaps:
     good = [e for e in evals if e.score >= 0.5][:10]
-    covered = {w for e in good for w in e.matched_words}
-    critical = [c.text for c in task_concepts if c.strong and c.text not in covered]
-    weak = [c.text for c in task_concepts if not c.strong and c.text not in covered]
+    covered = {w for e in good for w in e.covers}
+    # a scope says where to look, not what to find: no file owes it anything
+    wanted = [c for c in task_concepts if c.text not in covered and c.kind != "scope"]
+    critical = [c.text for c in wanted if c.strong]
+    weak = [c.text for c in wanted if not c.strong]
     return Gaps(critical, weak)
 
 
