@@ -202,3 +202,21 @@ def test_a_named_path_that_leads_the_ranking_is_no_gap(tmp_path):
     assert "src/payments/invoice.py" not in gaps.critical + gaps.weak
     q, _, _, evals = run_cycle(eng, idx, "Wrong total in `src/payments/missing.py` for refunds")
     assert "src/payments/missing.py" in find_gaps(evals, list(q.keywords)).critical
+
+
+VENDORING = {
+    "shop/models.py": "class Response:\n    def text(self):\n        return decode_body(self.content, self.encoding)\n",
+    "shop/packages/urllib3/response.py": (
+        "class HTTPResponse:\n    def read(self, decode_content=True):\n        # decode the body with its encoding\n"
+        "        return decode_body(self.data, self.encoding)\n"
+    ),
+    **{f"shop/misc/m{i}.py": f"def helper_{i}(x):\n    return x\n" for i in range(12)},
+}
+
+
+def test_a_vendored_copy_ranks_below_the_projects_own_code(tmp_path):
+    """Both files say the task's words; the copy under shop/packages/ is another project's."""
+    eng, idx = engine_for(tmp_path, VENDORING)
+    _, _, _, evals = run_cycle(eng, idx, "Response body decode fails when the encoding is None")
+    paths = [e.path for e in evals]
+    assert paths.index("shop/models.py") < paths.index("shop/packages/urllib3/response.py"), paths

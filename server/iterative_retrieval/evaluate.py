@@ -39,6 +39,12 @@ W_LEARNED = 0.9
 W_SCOPE = 1.5
 """The file is what the task's commit scope names (`fix(http):` → http.js), or lies in it."""
 KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
+VENDORED_PENALTY = -1.6
+"""A vendored copy of another project is rarely what a task changes (its fixes go upstream)."""
+_VENDORED_RE = re.compile(
+    r"(^|/)(_vendor|_vendored|vendored|third[_-]?party|3rdparty|_?externals?|extern)/"
+    r"|^(?!packages/)(?:[^/]+/)+packages/[^/]+/.+\.py$"  # requests/packages/urllib3/…, not a monorepo's packages/
+)
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
 STAGE2 = 40
@@ -270,6 +276,7 @@ def _score(ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE) -> None
         + 0.3 * f["focus"]
         + W_GRAPH * f["graph"]
         + KIND_PENALTY.get(row.kind, 0.0)
+        + (VENDORED_PENALTY if _VENDORED_RE.search(row.path) else 0.0)
     )
     ev.score = ev.relevance = round(sigmoid(z), 3)
 
