@@ -7,7 +7,6 @@ define the focus areas from the last cycle's gaps. Excludes and the test/doc rul
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ import pathspec
 
 from .index import FileRow, Index
 from .models import Candidate, Concept, Query
+from .scope import path_keys, scope_matches
 
 PART_WEIGHT = 0.5
 PATH_HIT = 8.0
@@ -35,8 +35,6 @@ class SearchCache:
     by_path: dict[str, int] | None = None
     used: dict[str, list[str]] = field(default_factory=dict)
     """path → names the file uses (missing context)."""
-    scopes: dict[str, dict[int, float]] = field(default_factory=dict)
-    """squashed commit scope → file id → match strength."""
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     """path → stemmed term counts of the file's text (pseudo-relevance feedback)."""
 
@@ -70,8 +68,8 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
         cache.all_files(index)
         return {fid: PATH_HIT for fid in path_matches(concept.text, cache.by_path or {})}
     if concept.kind == "scope":
-        cache.all_files(index)
-        return {fid: SCOPE_HIT * m for fid, m in scope_matches(concept.text, cache).items()}
+        keys = index.derived("path_keys", lambda: path_keys([(f.id, f.path) for f in index.all_files()]))
+        return {fid: SCOPE_HIT * m for fid, m in scope_matches(concept.text, keys).items()}
     if not terms:
         return {}
     if concept.kind == "quoted":
@@ -94,36 +92,6 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
             if score > out.get(fid, 0.0):
                 out[fid] = score
     return out
-
-
-def _squash(s: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", s.lower())
-
-
-def scope_matches(scope: str, cache: SearchCache) -> dict[int, float]:
-    """file id → how squarely its path is the scope: 1 its file name, 0.7 a name containing it
-    (`templateRef` → rendererTemplateRef.ts), 0.4 a folder of that name (a package), 0.3 a folder
-    with it as a word (`legacy` → plugin-legacy/)."""
-    key = _squash(scope)
-    if len(key) < 2:
-        return {}
-    hits = cache.scopes.get(key)
-    if hits is not None:
-        return hits
-    hits = {}
-    for rel, fid in (cache.by_path or {}).items():
-        segs = rel.lower().split("/")
-        name = _squash(segs[-1].split(".", 1)[0])
-        if name == key or name.rstrip("s") == key.rstrip("s"):
-            hits[fid] = 1.0
-        elif len(key) >= 4 and key in name:
-            hits[fid] = 0.7
-        elif any(_squash(d) == key for d in segs[:-1]):
-            hits[fid] = 0.4
-        elif any(key in re.split(r"[-_.]", d) for d in segs[:-1]):
-            hits[fid] = 0.3  # `legacy` → packages/plugin-legacy/
-    cache.scopes[key] = hits
-    return hits
 
 
 def path_matches(path: str, files: dict[str, int]) -> list[int]:

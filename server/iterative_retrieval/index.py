@@ -732,6 +732,15 @@ class Index:
                     out[fid] = syms
         return out
 
+    def derived(self, name: str, build: Callable[[], Any]) -> Any:
+        """What `build` makes of the index's contents, kept until the next write (like the file
+        list): for look-up structures that are costly to build and asked for every retrieval."""
+        with self._lock:
+            self._check_version()
+            if name not in self._reads:
+                self._reads[name] = build()
+            return self._reads[name]
+
     def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:
         self._check_version()
         return self._symbols
