@@ -220,3 +220,13 @@ def test_a_vendored_copy_ranks_below_the_projects_own_code(tmp_path):
     _, _, _, evals = run_cycle(eng, idx, "Response body decode fails when the encoding is None")
     paths = [e.path for e in evals]
     assert paths.index("shop/models.py") < paths.index("shop/packages/urllib3/response.py"), paths
+
+
+def test_a_bare_file_name_that_many_files_share_names_none():
+    """`__init__.py` or `test_foo.py` without a folder is no path hint; `a/__init__.py` is."""
+    from iterative_retrieval.dispatch import path_matches
+
+    files = {f"pkg{i}/__init__.py": i for i in range(5)} | {"pkg0/core.py": 10, "lib/core.py": 11}
+    assert path_matches("__init__.py", files) == []
+    assert path_matches("pkg3/__init__.py", files) == [3]
+    assert sorted(path_matches("core.py", files)) == [10, 11]

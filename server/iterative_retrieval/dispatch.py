@@ -22,6 +22,8 @@ PATH_HIT = 8.0
 """BM25-scale evidence of a file named by a path or frame in the task."""
 SCOPE_HIT = 4.0
 """BM25-scale evidence of a file whose name is a commit scope (a folder of that name: less)."""
+AMBIGUOUS_NAME = 3
+"""A file name mentioned without its folder names a file only if at most this many share it."""
 COMMON_SHARE = 0.35
 """A term in more than this share of files is too common to bring in candidates on its own."""
 
@@ -103,13 +105,14 @@ def path_matches(path: str, files: dict[str, int]) -> list[int]:
     hits = [fid for rel, fid in files.items() if rel.lower().endswith(p) and
             (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
     if hits:
-        return hits
+        # a bare name that many files share (`__init__.py`, `test_foo.py`) names none of them
+        return hits if "/" in p or len(hits) <= AMBIGUOUS_NAME else []
     # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
     segs = p.split("/")
     for k in range(len(segs) - 1, 0, -1):
         tail = "/".join(segs[-k:])
         hits = [fid for rel, fid in files.items() if rel.lower().endswith("/" + tail) or rel.lower() == tail]
-        if hits and (k >= 2 or len(hits) <= 3):
+        if hits and (k >= 2 or len(hits) <= AMBIGUOUS_NAME):
             return hits
     return []
 
