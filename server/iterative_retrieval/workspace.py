@@ -98,10 +98,15 @@ def check_root(root: str | os.PathLike[str]) -> Path:
 def is_inside(root: Path, path: str | os.PathLike[str]) -> bool:
     """True when path, with symlinks resolved, lies inside root (root itself excluded)."""
     try:
-        real = Path(os.path.realpath(path))
+        real = os.path.realpath(path)
     except (OSError, ValueError):
         return False
-    return real != root and root in real.parents
+    if os.name == "nt":  # case-insensitive paths: let pathlib compare them
+        p = Path(real)
+        return p != root and root in p.parents
+    # a string prefix test, as pathlib's would be on POSIX, without building Path objects
+    base = os.fspath(root)
+    return real.startswith(base if base.endswith("/") else base + "/") and real != base
 
 
 def is_secret(rel: str) -> bool:
@@ -165,10 +170,12 @@ class Scope:
             # A folder on the way may be a symlink out of the root too (git lists the files it
             # once tracked there): one real-path check per folder.
             folder = os.path.dirname(rel)
-            if folder and folders.setdefault(
-                folder, is_inside(self.root, os.path.join(root, folder))
-            ) is False:
-                continue
+            if folder:
+                inside = folders.get(folder)
+                if inside is None:
+                    inside = folders[folder] = is_inside(self.root, os.path.join(root, folder))
+                if not inside:
+                    continue
             ab = os.path.join(root, rel)
             try:
                 st = os.lstat(ab)  # the one system call per file of a refresh
