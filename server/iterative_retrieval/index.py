@@ -49,6 +49,10 @@ SYMBOLS_MEMO_MAX = 200_000
 """Symbols that symbols_of_many keeps in memory (about 40 MB); past that it starts afresh."""
 DEFINITIONS_MEMO_MAX = 50_000
 """Names whose definitions are kept in memory between calls."""
+SEARCH_MEMO_MAX = 300_000
+"""(file, score) pairs of search_term answers kept in memory (about 30 MB); past that, afresh."""
+DOC_FREQS_MEMO_MAX = 100_000
+"""Terms whose document frequency is kept in memory between calls."""
 SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
@@ -259,7 +263,8 @@ class Index:
         self._data_version: int | None = None
         self._symbols_held = 0
         self._reads: dict[str, Any] = {}
-        """Memos of all_files and definitions; any write empties them."""
+        """Memos of all_files, definitions, search_term, doc_freqs and file_count; any write
+        empties them."""
         try:
             self.conn = self._open(discard)
             self._clear_overlays()
@@ -593,7 +598,12 @@ class Index:
 
     def file_count(self) -> int:
         with self._lock:
-            return self.conn.execute("SELECT count(*) FROM files WHERE skipped IS NULL").fetchone()[0]
+            self._check_version()
+            n = self._reads.get("file_count")
+            if n is None:
+                n = self._reads["file_count"] = self.conn.execute(
+                    "SELECT count(*) FROM files WHERE skipped IS NULL").fetchone()[0]
+            return n
 
     def files(self, ids: Iterable[int]) -> dict[int, FileRow]:
         ids = list(ids)
@@ -623,10 +633,20 @@ class Index:
             return list(rows)
 
     def search_term(self, term: str, limit: int = 5000) -> dict[int, float]:
-        """file id → fielded BM25 (positive, higher is better) for one index term."""
+        """file id → fielded BM25 (positive, higher is better) for one index term.
+
+        Memoised until the next write, like the other reads: a retrieval asks for the same
+        task words in every cycle, and the server's next retrieval mostly for the same again.
+        The answer is shared: callers must not change it.
+        """
         if not term or '"' in term:
             return {}
         with self._lock:
+            self._check_version()
+            memo = self._reads.setdefault("search", {})
+            hits = memo.get((term, limit))
+            if hits is not None:
+                return hits
             try:
                 rows = self.conn.execute(
                     "SELECT rowid, -bm25(fts, ?, ?, ?) FROM fts WHERE fts MATCH ? LIMIT ?",
@@ -636,15 +656,32 @@ class Index:
                 if diagnose(exc) is not None:
                     raise  # a storage fault, not a query FTS5 cannot parse: never answer "none"
                 return {}
-        return dict(rows)
+            held = self._reads.get("search_held", 0) + len(rows)
+            if held > SEARCH_MEMO_MAX:
+                memo.clear()
+                held = len(rows)
+            self._reads["search_held"] = held
+            hits = memo[(term, limit)] = dict(rows)
+        return hits
 
     def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
-        """term → number of files containing it (0 when absent); indexed look-ups, no full scan."""
+        """term → number of files containing it (0 when absent); indexed look-ups, no full scan.
+
+        Memoised per term until the next write (feedback asks for the same pool every cycle).
+        """
         out: dict[str, int] = {}
         with self._lock:
+            self._check_version()
+            memo = self._reads.setdefault("doc_freqs", {})
             for t in dict.fromkeys(terms):
-                row = self.conn.execute("SELECT doc FROM vocab WHERE term=?", (t,)).fetchone()
-                out[t] = row[0] if row else 0
+                df = memo.get(t)
+                if df is None:
+                    row = self.conn.execute("SELECT doc FROM vocab WHERE term=?", (t,)).fetchone()
+                    df = row[0] if row else 0
+                    if len(memo) >= DOC_FREQS_MEMO_MAX:
+                        memo.clear()
+                    memo[t] = df
+                out[t] = df
         return out
 
     def terms_with_prefix(self, prefix: str, limit: int = 5000) -> list[str]:
