@@ -34,6 +34,10 @@ class SearchCache:
     """path → names the file uses (missing context)."""
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     """path → stemmed term counts of the file's text (pseudo-relevance feedback)."""
+    paths: dict[str, list[int]] = field(default_factory=dict)
+    """mentioned path → the files it names (path_matches over the whole file list)."""
+    lower_paths: list[tuple[str, str, int]] | None = None
+    """(path, its lower case, file id) of every file, for path_matches."""
 
     def search(self, index: Index, term: str) -> dict[int, float]:
         hits = self.terms.get(term)
@@ -56,14 +60,23 @@ class SearchCache:
             self.by_path = {f.path: f.id for f in self.files.values()}
         return self.files
 
+    def path_matches(self, index: Index, path: str) -> list[int]:
+        """path_matches over the index's files, once per mentioned path and retrieval."""
+        hits = self.paths.get(path)
+        if hits is None:
+            if self.lower_paths is None:
+                self.all_files(index)
+                self.lower_paths = lowered_paths(self.by_path or {})
+            hits = self.paths[path] = path_matches(path, self.by_path or {}, self.lower_paths)
+        return hits
+
 
 def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
     """file id → BM25 evidence for one concept (the whole identifier beats its parts)."""
     terms = concept.terms
     if concept.kind in ("path", "frame"):
         # a path names files, not words: its parts ("test", "utils") would match everywhere
-        cache.all_files(index)
-        return {fid: PATH_HIT for fid in path_matches(concept.text, cache.by_path or {})}
+        return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
     if not terms:
         return {}
     if concept.kind == "quoted":
@@ -88,13 +101,25 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     return out
 
 
-def path_matches(path: str, files: dict[str, int]) -> list[int]:
-    """Files whose relative path ends with the mentioned path (or equals its file name)."""
+def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(path, lower-case path, id) of each file, in order: lower() once per file, not per query."""
+    return [(rel, rel.lower(), fid) for rel, fid in files.items()]
+
+
+def path_matches(
+    path: str, files: dict[str, int], lowered: list[tuple[str, str, int]] | None = None
+) -> list[int]:
+    """Files whose relative path ends with the mentioned path (or equals its file name).
+
+    `lowered` is lowered_paths(files), when the caller keeps it.
+    """
+    if lowered is None:
+        lowered = lowered_paths(files)
     p = path.strip("/").lower()
     for marker in ("site-packages/", "dist-packages/", "node_modules/"):
         if marker in p:  # an installed copy: its path inside the package is what can match
             p = p.split(marker, 1)[1]
-    hits = [fid for rel, fid in files.items() if rel.lower().endswith(p) and
+    hits = [fid for rel, low, fid in lowered if low.endswith(p) and
             (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
     if hits:
         return hits
@@ -102,7 +127,8 @@ def path_matches(path: str, files: dict[str, int]) -> list[int]:
     segs = p.split("/")
     for k in range(len(segs) - 1, 0, -1):
         tail = "/".join(segs[-k:])
-        hits = [fid for rel, fid in files.items() if rel.lower().endswith("/" + tail) or rel.lower() == tail]
+        slash_tail = "/" + tail
+        hits = [fid for _, low, fid in lowered if low.endswith(slash_tail) or low == tail]
         if hits and (k >= 2 or len(hits) <= 3):
             return hits
     return []
@@ -122,12 +148,16 @@ def dispatch(
     n_files = max(len(files), 1)
     admit = _admitter(query, excluded)
     cands: dict[int, Candidate] = {}
+    refused: set[int] = set()  # a file many concepts hit is judged once
 
     def cand(fid: int) -> Candidate | None:
         c = cands.get(fid)
         if c is None:
+            if fid in refused:
+                return None
             row = files.get(fid)
             if row is None or not admit(row):
+                refused.add(fid)
                 return None
             c = cands[fid] = Candidate(row.path, fid)
         return c
@@ -158,7 +188,7 @@ def dispatch(
 
     for concept in query.keywords:
         if concept.kind in ("path", "frame"):
-            for fid in path_matches(concept.text, cache.by_path):
+            for fid in cache.path_matches(index, concept.text):
                 c = cand(fid)
                 if c is not None:
                     c.sources.add(concept.kind)
@@ -190,12 +220,14 @@ def _dispatch_key(c: Candidate) -> float:
 
 
 def _admitter(query: Query, excluded: set[str]) -> Callable[[FileRow], bool]:
-    excl = pathspec.PathSpec.from_lines("gitignore", [e for e in query.excludes if e not in excluded])
+    # no spec at all when there is no pattern: an empty one still normalises every path
+    lines = [e for e in query.excludes if e not in excluded]
+    excl = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
     req = pathspec.PathSpec.from_lines("gitignore", query.required_patterns) if query.required_patterns else None
     named = {fr.path.lower() for fr in query.frames}
 
     def admit(row: FileRow) -> bool:
-        if row.path in excluded or excl.match_file(row.path):
+        if row.path in excluded or (excl is not None and excl.match_file(row.path)):
             return False
         if req is not None and not req.match_file(row.path):
             return False

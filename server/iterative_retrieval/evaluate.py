@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .config import ablated
+from .config import ablated_signals
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
 from .models import Candidate, Concept, Evaluation, Query
@@ -117,6 +117,7 @@ def evaluate(
     ident_total = sum(sorted(ident_mass.values(), reverse=True)[:3]) or 1.0
 
     w_cov = coverage_weight(len(task_stats))
+    off = ablated_signals()
     evals: list[Evaluation] = []
     symbols = index.symbols_of_many([c.file_id for c in cands])
     for rank, c in enumerate(cands):
@@ -184,13 +185,13 @@ def evaluate(
         )
         ev.features["_rank"] = rank
         ev.features["_kind"] = _kind_code(row.kind)
-        _score(ev, row, w_cov)
+        _score(ev, row, w_cov, off)
         evals.append(ev)
 
     evals.sort(key=lambda e: e.score, reverse=True)
     _graph_pass(index, evals[:STAGE2], files)
     for ev in evals[:STAGE2]:
-        _score(ev, files[ev.file_id], w_cov)
+        _score(ev, files[ev.file_id], w_cov, off)
     evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}
     for rank, ev in enumerate(evals):
@@ -245,14 +246,18 @@ def coverage_weight(n_concepts: int) -> float:
     return W_COVERAGE_LONG + (W_COVERAGE - W_COVERAGE_LONG) * share
 
 
-def _score(ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE) -> None:
+def _score(
+    ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE, off: frozenset[str] | None = None
+) -> None:
+    if off is None:
+        off = ablated_signals()
     f = dict(ev.features)
     for name in ("graph", "coverage", "explicit", "defines"):
-        if ablated(name):
+        if name in off:
             f[name] = 0.0
-    if ablated("path"):
+    if "path" in off:
         f["path_terms"] = 0.0
-    if ablated("definitions"):
+    if "definitions" in off:
         f["defines"] = f["symbol_terms"] = 0.0
     z = (
         BIAS
