@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pathspec
 
 from .index import FileRow, Index
-from .models import Candidate, Concept, Query
+from .models import Candidate, Concept, Query, Symbol
 
 PART_WEIGHT = 0.5
 PATH_HIT = 8.0
@@ -38,6 +38,10 @@ class SearchCache:
     """mentioned path → the files it names (path_matches over the whole file list)."""
     lower_paths: list[tuple[str, str, int]] | None = None
     """(path, its lower case, file id) of every file, for path_matches."""
+    symbol_stems: dict[int, tuple[tuple[Symbol, ...], set[str]]] = field(default_factory=dict)
+    """file id → (its symbols as the index gave them, their stems): evaluation, every cycle."""
+    path_stems: dict[str, tuple[set[str], set[str]]] = field(default_factory=dict)
+    """path → (stems of the whole path, stems of the file name): evaluation, every cycle."""
 
     def search(self, index: Index, term: str) -> dict[int, float]:
         hits = self.terms.get(term)
@@ -232,7 +236,7 @@ def _admitter(query: Query, excluded: set[str]) -> Callable[[FileRow], bool]:
         if req is not None and not req.match_file(row.path):
             return False
         if row.kind in ("test", "doc") and not query.include_tests:
-            return any(row.path.lower().endswith(n) for n in named)
+            return bool(named) and any(row.path.lower().endswith(n) for n in named)
         return True
 
     return admit

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .config import ablated_signals
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
-from .models import Candidate, Concept, Evaluation, Query
+from .models import Candidate, Concept, Evaluation, Query, Symbol
 from .tokenize import path_terms, stem, stemmed_terms
 
 # Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
@@ -118,53 +118,55 @@ def evaluate(
 
     w_cov = coverage_weight(len(task_stats))
     off = ablated_signals()
+    # what each concept brings, whatever the candidate: worked out once, not per candidate
+    per_concept = [
+        (st, st.concept.weight * st.idf, st.concept.text, set(st.concept.terms),
+         st.concept.kind in ("path", "frame"), subs.get(st.concept.text, ()))
+        for st in task_stats + other_stats
+    ]
+    path_stats = [st for st in stats if st.concept.kind in ("path", "frame")]
     evals: list[Evaluation] = []
     symbols = index.symbols_of_many([c.file_id for c in cands])
     for rank, c in enumerate(cands):
-        row = files.get(c.file_id)
+        fid = c.file_id
+        row = files.get(fid)
         if row is None:
             continue
-        syms = symbols.get(c.file_id, [])
-        sym_stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
-        p_stems = {stem(t) for t in path_terms(row.path)}
-        name_stems = {stem(t) for t in path_terms(row.path.rsplit("/", 1)[-1])}
+        syms = symbols.get(fid, ())
+        sym_stems = _symbol_stems(cache, fid, syms)
+        p_stems, name_stems = _path_stems(cache, row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
         path_words: list[str] = []
-        for st in task_stats + other_stats:
-            m = st.concept.weight * st.idf
-            hit = c.file_id in st.hits or st.concept.text in c.matched
+        matched = c.matched
+        for st, m, text, terms, is_path, alternatives in per_concept:
             via = None
-            if not hit and st.task:
-                via = next((x for x in subs.get(st.concept.text, ()) if c.file_id in x.hits), None)
+            if fid not in st.hits and text not in matched:
+                if not st.task:
+                    continue
+                via = next((x for x in alternatives if fid in x.hits), None)
                 if via is None:
                     continue
                 m *= SUBSTITUTE_SHARE
-            elif not hit:
-                continue
+                terms = terms | set(via.concept.terms)
             if st.task:
                 covered_task += m
-                if st.concept.kind not in ("path", "frame"):  # said once as "named in the task"
-                    matched_words.append(
-                        st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
+                if not is_path:  # said once as "named in the task"
+                    matched_words.append(text if via is None else f"{via.concept.text} (for {text})")
             else:
                 covered_learned += m
-            terms = set(st.concept.terms) | (set(via.concept.terms) if via else set())
             share = 1.0 if st.task else 0.5
-            if terms & sym_stems:
+            if not terms.isdisjoint(sym_stems):
                 sym_mass += m * share
-            shown = st.concept.text if via is None else via.concept.text
-            if st.concept.kind in ("path", "frame"):
-                shown = ""
-            if terms & name_stems:
+            shown = "" if is_path else text if via is None else via.concept.text
+            if not terms.isdisjoint(name_stems):
                 path_mass += m * share
                 path_words.append(shown)
-            elif terms & p_stems:
+            elif not terms.isdisjoint(p_stems):
                 path_mass += 0.5 * m * share
                 path_words.append(shown)
         defines = [s for s in syms if s.name.lower() in ident_names]
-        named = [st.concept.weight for st in stats
-                 if st.concept.kind in ("path", "frame") and c.file_id in st.hits]
+        named = [st.concept.weight for st in path_stats if fid in st.hits]
         explicit = max(named) / max_named if named else 0.0
         f = {
             "coverage": covered_task / task_mass,
@@ -205,11 +207,38 @@ def evaluate(
     return evals
 
 
+def _symbol_stems(
+    cache: SearchCache, fid: int, syms: tuple[Symbol, ...]
+) -> set[str]:
+    """The stems of a file's definitions, once per retrieval (the index hands out one tuple per
+    file version, so a rewritten file is worked out again)."""
+    hit = cache.symbol_stems.get(fid)
+    if hit is not None and hit[0] is syms:
+        return hit[1]
+    stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
+    cache.symbol_stems[fid] = (syms, stems)
+    return stems
+
+
+def _path_stems(cache: SearchCache, path: str) -> tuple[set[str], set[str]]:
+    """Stems of a path and of its file name, once per retrieval."""
+    hit = cache.path_stems.get(path)
+    if hit is None:
+        hit = cache.path_stems[path] = (
+            {stem(t) for t in path_terms(path)},
+            {stem(t) for t in path_terms(path.rsplit("/", 1)[-1])},
+        )
+    return hit
+
+
 def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
     """Definitions whose names carry the task's words, most words first (for the reason)."""
     scored = []
     for s in ev.symbols:
-        n = len(set(s.terms or stemmed_terms(s.name)) & terms)
+        words = s.terms or stemmed_terms(s.name)
+        if terms.isdisjoint(words):
+            continue
+        n = len(terms.intersection(words))
         if n:
             scored.append((-n, s.start_line, s.name))
     scored.sort()

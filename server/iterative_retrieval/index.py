@@ -732,14 +732,16 @@ class Index:
                 )
             ]
 
-    def symbols_of_many(self, fids: list[int]) -> dict[int, list[Symbol]]:
+    def symbols_of_many(self, fids: list[int]) -> dict[int, tuple[Symbol, ...]]:
         """file id → its symbols in line order (files without any are left out).
 
         Memoised per file: every cycle evaluates mostly the same candidates, and a generated file
         can define thousands of names. The memo forgets a file when this connection rewrites it,
         and everything when another connection (a CLI `index`) has written to the database.
+        The tuples are the memo's own: one object per file version, so callers may key their
+        own memos on it by identity.
         """
-        out: dict[int, list[Symbol]] = {}
+        out: dict[int, tuple[Symbol, ...]] = {}
         with self._lock:
             memo = self._symbols_memo()
             todo = []
@@ -748,7 +750,7 @@ class Index:
                 if hit is None:
                     todo.append(fid)
                 elif hit:
-                    out[fid] = list(hit)
+                    out[fid] = hit
             fetched: dict[int, list[Symbol]] = {fid: [] for fid in todo}
             for k in range(0, len(todo), 500):
                 chunk = todo[k : k + 500]
@@ -764,9 +766,9 @@ class Index:
                 self._symbols_held = 0
             self._symbols_held += added
             for fid, syms in fetched.items():
-                memo[fid] = tuple(syms)
-                if syms:
-                    out[fid] = syms
+                memo[fid] = held = tuple(syms)
+                if held:
+                    out[fid] = held
         return out
 
     def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:

@@ -6,6 +6,7 @@ surface (CLI, language server, MCP) serialises the same result with `to_dict`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -144,7 +145,8 @@ class Evaluation:
     """Task concepts found in the path."""
     graph_links: list[str] = field(default_factory=list)
     """Import links to the strongest candidates ("imports tokens.ts")."""
-    symbols: list[Symbol] = field(default_factory=list)
+    symbols: Sequence[Symbol] = field(default_factory=list)
+    """The file's definitions in line order (shared with the index's memo: never changed)."""
     named: list[str] = field(default_factory=list)
     """Definitions whose names carry the task's words."""
     used_names: list[str] = field(default_factory=list)
