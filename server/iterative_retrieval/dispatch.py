@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pathspec
 
 from .index import FileRow, Index
-from .models import Candidate, Concept, Query, Symbol
+from .models import Candidate, Concept, Query
 
 PART_WEIGHT = 0.5
 PATH_HIT = 8.0
@@ -38,10 +38,6 @@ class SearchCache:
     """mentioned path → the files it names (path_matches over the whole file list)."""
     lower_paths: list[tuple[str, str, int]] | None = None
     """(path, its lower case, file id) of every file, for path_matches."""
-    symbol_stems: dict[int, tuple[tuple[Symbol, ...], set[str]]] = field(default_factory=dict)
-    """file id → (its symbols as the index gave them, their stems): evaluation, every cycle."""
-    path_stems: dict[str, tuple[set[str], set[str]]] = field(default_factory=dict)
-    """path → (stems of the whole path, stems of the file name): evaluation, every cycle."""
 
     def search(self, index: Index, term: str) -> dict[int, float]:
         hits = self.terms.get(term)
@@ -174,12 +170,17 @@ def dispatch(
             weight = concept.weight * 0.5
         else:
             weight = concept.weight
+        text = concept.text
         for fid, score in hits.items():
             c = cand(fid)
             if c is None:
                 continue
             c.bm25 += weight * score
-            c.matched.setdefault(concept.text, set()).add("text")
+            fields = c.matched.get(text)
+            if fields is None:
+                c.matched[text] = {"text"}
+            else:
+                fields.add("text")
             c.sources.add("text")
 
     ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]

@@ -19,6 +19,7 @@ from .config import ablated_signals
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
 from .models import Candidate, Concept, Evaluation, Query, Symbol
+from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
 # Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
@@ -133,8 +134,8 @@ def evaluate(
         if row is None:
             continue
         syms = symbols.get(fid, ())
-        sym_stems = _symbol_stems(cache, fid, syms)
-        p_stems, name_stems = _path_stems(cache, row.path)
+        sym_stems = _symbol_stems(fid, syms)
+        p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
         path_words: list[str] = []
@@ -207,24 +208,35 @@ def evaluate(
     return evals
 
 
-def _symbol_stems(
-    cache: SearchCache, fid: int, syms: tuple[Symbol, ...]
-) -> set[str]:
-    """The stems of a file's definitions, once per retrieval (the index hands out one tuple per
-    file version, so a rewritten file is worked out again)."""
-    hit = cache.symbol_stems.get(fid)
+STEMS_MEMO_MAX = 50_000
+"""Files whose symbol stems, and paths whose stems, are kept between retrievals."""
+_symbol_stems_memo: dict[int, tuple[tuple[Symbol, ...], set[str]]] = {}
+_path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
+
+
+def _symbol_stems(fid: int, syms: tuple[Symbol, ...]) -> set[str]:
+    """The stems of a file's definitions, remembered between cycles and retrievals.
+
+    Checked against the identity of the index's tuple (one per file version and memo), so a
+    rewritten file, or a file of another root with the same id, is worked out again.
+    """
+    hit = _symbol_stems_memo.get(fid)
     if hit is not None and hit[0] is syms:
         return hit[1]
     stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
-    cache.symbol_stems[fid] = (syms, stems)
+    if len(_symbol_stems_memo) >= STEMS_MEMO_MAX:
+        _symbol_stems_memo.clear()
+    _symbol_stems_memo[fid] = (syms, stems)
     return stems
 
 
-def _path_stems(cache: SearchCache, path: str) -> tuple[set[str], set[str]]:
-    """Stems of a path and of its file name, once per retrieval."""
-    hit = cache.path_stems.get(path)
+def _path_stems(path: str) -> tuple[set[str], set[str]]:
+    """Stems of a path and of its file name, remembered between cycles and retrievals."""
+    hit = _path_stems_memo.get(path)
     if hit is None:
-        hit = cache.path_stems[path] = (
+        if len(_path_stems_memo) >= STEMS_MEMO_MAX:
+            _path_stems_memo.clear()
+        hit = _path_stems_memo[path] = (
             {stem(t) for t in path_terms(path)},
             {stem(t) for t in path_terms(path.rsplit("/", 1)[-1])},
         )
@@ -245,14 +257,31 @@ def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
     return list(dict.fromkeys(name for _, _, name in scored))[:6]
 
 
+USED_NAMES_MAX = 400
+
+
 def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[str]:
     """Names a file calls or mentions as types, minus its own: candidates for missing context."""
     text = read_text(ev.path)
     if not text:
         return []
-    used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
     own = {s.name for s in ev.symbols}
-    return sorted(u for u in used - own if len(u) > 3)[:400]
+    out: list[str] = []
+    for name in _names_in(text):
+        if name not in own:
+            out.append(name)
+            if len(out) == USED_NAMES_MAX:
+                break
+    return out
+
+
+def _names_used_by(text: str) -> tuple[str, ...]:
+    """Every name over three characters a text calls or mentions as a type, sorted."""
+    used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
+    return tuple(sorted(u for u in used if len(u) > 3))
+
+
+_names_in = TextMemo(_names_used_by)
 
 
 def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[ConceptStats]]) -> float:

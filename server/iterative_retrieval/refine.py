@@ -20,6 +20,7 @@ from .index import Index
 from .models import Concept, Evaluation, Query
 from .query import STOP_WORDS, TASK_VERBS
 from .synonyms import synonyms
+from .textmemo import TextMemo
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem, term_counts
 
 HIGH = 0.7
@@ -32,6 +33,9 @@ SYNONYM_WEIGHT = 0.8
 MAX_FOCUS = 6
 FEEDBACK_TERMS_PER_FILE = 120
 FEEDBACK_POOL = 80
+
+_term_counts = TextMemo(term_counts, 4_000_000)
+"""A file's term counts, between retrievals too (a Counter holds more than its text)."""
 
 
 @dataclass
@@ -152,7 +156,7 @@ def _feedback(
             text = read_text(ev.path)
             if not text:
                 continue
-            counts = cache.counts[ev.path] = term_counts(text)
+            counts = cache.counts[ev.path] = _term_counts(text)
         counts = Counter(counts)
         total = sum(counts.values()) or 1
         for sym in ev.symbols:
