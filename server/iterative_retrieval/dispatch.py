@@ -171,17 +171,21 @@ def dispatch(
         else:
             weight = concept.weight
         text = concept.text
-        for fid, score in hits.items():
-            c = cand(fid)
+        for fid, score in hits.items():  # the hot loop: thousands of hits per common word
+            c = cands.get(fid)
             if c is None:
-                continue
+                if fid in refused:
+                    continue
+                c = cand(fid)
+                if c is None:
+                    continue
+                c.sources.add("text")
             c.bm25 += weight * score
             fields = c.matched.get(text)
             if fields is None:
                 c.matched[text] = {"text"}
             else:
                 fields.add("text")
-            c.sources.add("text")
 
     ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]
     for lname, defs in index.definitions(ident_names + [f.lower() for f in query.focus_areas]).items():

@@ -134,7 +134,7 @@ def evaluate(
         if row is None:
             continue
         syms = symbols.get(fid, ())
-        sym_stems = _symbol_stems(fid, syms)
+        sym_stems, lower_names = _symbol_facts(fid, syms)
         p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
@@ -144,6 +144,8 @@ def evaluate(
             via = None
             if fid not in st.hits and text not in matched:
                 if not st.task:
+                    continue
+                if not alternatives:
                     continue
                 via = next((x for x in alternatives if fid in x.hits), None)
                 if via is None:
@@ -166,7 +168,9 @@ def evaluate(
             elif not terms.isdisjoint(p_stems):
                 path_mass += 0.5 * m * share
                 path_words.append(shown)
-        defines = [s for s in syms if s.name.lower() in ident_names]
+        # most files define none of the task's identifiers: one set test says so
+        defines = ([s for s in syms if s.name.lower() in ident_names]
+                   if not ident_names.isdisjoint(lower_names) else [])
         named = [st.concept.weight for st in path_stats if fid in st.hits]
         explicit = max(named) / max_named if named else 0.0
         f = {
@@ -210,24 +214,26 @@ def evaluate(
 
 STEMS_MEMO_MAX = 50_000
 """Files whose symbol stems, and paths whose stems, are kept between retrievals."""
-_symbol_stems_memo: dict[int, tuple[tuple[Symbol, ...], set[str]]] = {}
+_symbol_facts_memo: dict[int, tuple[tuple[Symbol, ...], set[str], set[str]]] = {}
 _path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
 
 
-def _symbol_stems(fid: int, syms: tuple[Symbol, ...]) -> set[str]:
-    """The stems of a file's definitions, remembered between cycles and retrievals.
+def _symbol_facts(fid: int, syms: tuple[Symbol, ...]) -> tuple[set[str], set[str]]:
+    """The stems and the lower-case names of a file's definitions, remembered between cycles
+    and retrievals.
 
     Checked against the identity of the index's tuple (one per file version and memo), so a
     rewritten file, or a file of another root with the same id, is worked out again.
     """
-    hit = _symbol_stems_memo.get(fid)
+    hit = _symbol_facts_memo.get(fid)
     if hit is not None and hit[0] is syms:
-        return hit[1]
+        return hit[1], hit[2]
     stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
-    if len(_symbol_stems_memo) >= STEMS_MEMO_MAX:
-        _symbol_stems_memo.clear()
-    _symbol_stems_memo[fid] = (syms, stems)
-    return stems
+    lower = {s.name.lower() for s in syms}
+    if len(_symbol_facts_memo) >= STEMS_MEMO_MAX:
+        _symbol_facts_memo.clear()
+    _symbol_facts_memo[fid] = (syms, stems, lower)
+    return stems, lower
 
 
 def _path_stems(path: str) -> tuple[set[str], set[str]]:
@@ -282,6 +288,8 @@ def _names_used_by(text: str) -> tuple[str, ...]:
 
 
 _names_in = TextMemo(_names_used_by)
+_hit_lines = TextMemo[list[tuple[int, tuple[str, ...]]]](max_chars=4_000_000)
+"""hit_lines by (stems pattern, text): the server's next retrieval of a task reads the same."""
 
 
 def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[ConceptStats]]) -> float:
@@ -309,14 +317,16 @@ def _score(
 ) -> None:
     if off is None:
         off = ablated_signals()
-    f = dict(ev.features)
-    for name in ("graph", "coverage", "explicit", "defines"):
-        if name in off:
-            f[name] = 0.0
-    if "path" in off:
-        f["path_terms"] = 0.0
-    if "definitions" in off:
-        f["defines"] = f["symbol_terms"] = 0.0
+    f = ev.features
+    if off:  # the benchmark's ablations score a copy with some features at zero
+        f = dict(f)
+        for name in ("graph", "coverage", "explicit", "defines"):
+            if name in off:
+                f[name] = 0.0
+        if "path" in off:
+            f["path_terms"] = 0.0
+        if "definitions" in off:
+            f["defines"] = f["symbol_terms"] = 0.0
     z = (
         BIAS
         + w_coverage * f["coverage"]
@@ -419,12 +429,13 @@ def text_pass(
     """Hit lines with the stems each says, and what a stem is worth, for the chosen files' regions."""
     if not weights:
         return
-    search = re.compile(trie_regex(sorted(weights, key=len, reverse=True))).search
+    pattern = trie_regex(sorted(weights, key=len, reverse=True))
+    search = re.compile(pattern).search
     for ev in evals:
         text = read_text(ev.path)
         if text is None:
             continue
-        hits = hit_lines(text, search)
+        hits = _hit_lines.get((pattern, text), text, lambda t: hit_lines(t, search))
         ev.hit_lines = [ln for ln, _ in hits]
         ev.hit_terms = [terms for _, terms in hits]
         ev.term_weights = weights

@@ -263,8 +263,8 @@ class Index:
         self._data_version: int | None = None
         self._symbols_held = 0
         self._reads: dict[str, Any] = {}
-        """Memos of all_files, definitions, search_term, doc_freqs and file_count; any write
-        empties them."""
+        """Memos of all_files, definitions, search_term, doc_freqs, file_count and imports_of;
+        any write empties them."""
         try:
             self.conn = self._open(discard)
             self._clear_overlays()
@@ -785,8 +785,17 @@ class Index:
             self._data_version = version
 
     def imports_of(self, fid: int) -> list[str]:
+        """What a file imports; memoised until the next write (the graph pass asks every cycle)."""
         with self._lock:
-            return [t for (t,) in self.conn.execute("SELECT target FROM imports WHERE file_id=?", (fid,))]
+            self._check_version()
+            memo = self._reads.setdefault("imports", {})
+            targets = memo.get(fid)
+            if targets is None:
+                if len(memo) >= DEFINITIONS_MEMO_MAX:
+                    memo.clear()
+                targets = memo[fid] = tuple(t for (t,) in self.conn.execute(
+                    "SELECT target FROM imports WHERE file_id=?", (fid,)))
+            return list(targets)
 
     def overlay_paths(self) -> list[str]:
         with self._lock:

@@ -79,9 +79,17 @@ def missing_context(
         defs = index.definitions(n.lower() for n in names)
         ranked: list[tuple[float, str]] = []
         for name in names:
-            where = defs.get(name.lower(), [])
-            paths = {files[fid].path for fid, _ in where if fid in files}
-            if not paths or ev.path in paths or paths & kept or len(paths) > 3:
+            where = defs.get(name.lower())
+            if not where:
+                continue  # defined nowhere in the index
+            paths: set[str] = set()
+            for fid, _ in where:
+                row = files.get(fid)
+                if row is not None:
+                    paths.add(row.path)
+                    if len(paths) > 3:
+                        break  # a common name: defined in too many files to point anywhere
+            if len(paths) > 3 or not paths or ev.path in paths or paths & kept:
                 continue
             overlap = len({stem(t) for t in identifier_terms(name)} & task_stems)
             ranked.append((overlap * 2 + (1 if name[0].isupper() else 0), name))

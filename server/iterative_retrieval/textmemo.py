@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, Hashable, TypeVar
 
 T = TypeVar("T")
 
@@ -21,35 +21,37 @@ MAX_CHARS = 8_000_000
 class TextMemo(Generic[T]):
     """fn(text), remembered by text. The answers are shared: callers must not change them."""
 
-    def __init__(self, fn: Callable[[str], T], max_chars: int = MAX_CHARS):
+    def __init__(self, fn: Callable[[str], T] | None = None, max_chars: int = MAX_CHARS):
         self.fn = fn
         self.max_chars = max_chars
-        self._memo: dict[str, T] = {}
+        self._memo: dict[Hashable, tuple[int, T]] = {}
         self._held = 0
         self._lock = threading.Lock()
 
     def __call__(self, text: str) -> T:
+        assert self.fn is not None
+        return self.get(text, text, self.fn)
+
+    def get(self, key: Hashable, text: str, compute: Callable[[str], T]) -> T:
+        """compute(text), remembered under key (which must include the text)."""
         with self._lock:
-            hit = self._memo.get(text, _MISSING)
-        if hit is not _MISSING:
-            return hit  # type: ignore[return-value]
-        value = self.fn(text)
-        if len(text) > self.max_chars:
+            hit = self._memo.get(key)
+        if hit is not None:
+            return hit[1]
+        value = compute(text)
+        size = len(text)
+        if size > self.max_chars:
             return value
         with self._lock:
-            if text not in self._memo:
-                self._memo[text] = value
-                self._held += len(text)
+            if key not in self._memo:
+                self._memo[key] = (size, value)
+                self._held += size
                 while self._held > self.max_chars:
                     oldest = next(iter(self._memo))
-                    del self._memo[oldest]
-                    self._held -= len(oldest)
+                    self._held -= self._memo.pop(oldest)[0]
         return value
 
     def clear(self) -> None:
         with self._lock:
             self._memo.clear()
             self._held = 0
-
-
-_MISSING = object()
