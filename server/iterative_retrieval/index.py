@@ -100,20 +100,28 @@ _TEST_FILE_RE = re.compile(
 )
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
 _EXAMPLE_DIR_RE = re.compile(r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench)(/|$)")
+_EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench")
+"""Every match of _EXAMPLE_DIR_RE contains one of these."""
 _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
 def classify(rel: str, lang: str | None) -> str:
-    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits."""
+    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits.
+
+    It runs on every file of every retrieval's file list: each pattern is tried only when the
+    path holds a word that any of its matches must contain (a substring test costs far less).
+    """
     low = rel.lower()
-    if _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low):
+    if ("test" in low or "spec" in low or "mock" in low or "e2e" in low) and (
+        _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low)
+    ):
         return "test"
-    if lang in _DOC_LANGS or _DOC_DIR_RE.search(low) or (
+    if lang in _DOC_LANGS or (("doc" in low or "man" in low) and _DOC_DIR_RE.search(low)) or (
         (lang is None or lang in _DOC_LANGS) and _DOC_NAME_RE.search(low)
     ):
         return "doc"
-    if _EXAMPLE_DIR_RE.search(low):
+    if any(w in low for w in _EXAMPLE_WORDS) and _EXAMPLE_DIR_RE.search(low):
         return "example"
     if lang in _CONFIG_LANGS or lang is None:
         return "config"

@@ -62,6 +62,8 @@ SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker", ".azure"}
 _SECRET_JSON_RE = re.compile(
     r"((credential|secret)s?|service[-_]?account|adminsdk|sa[-_]key)[^/]*\.(json|ya?ml)$", re.I
 )
+_SECRET_JSON_ENDS = (".json", ".yaml", ".yml", ".json\n", ".yaml\n", ".yml\n")
+"""How a name _SECRET_JSON_RE matches ends (`$` also matches before a final newline)."""
 # Cloud and CLI tools' credential stores kept under a config folder (a copied home folder).
 _SECRET_PATH_RE = re.compile(
     r"(^|/)\.config/(gcloud|gh|hub|doctl|op|helm/repositories)(/|$)|(^|/)\.composer/auth\.json$"
@@ -121,9 +123,10 @@ def is_secret(rel: str) -> bool:
         or low.endswith(SECRET_SUFFIXES)
         or low.startswith(SECRET_PREFIXES)
         or not SECRET_DIRS.isdisjoint(parts[:-1])
-        or bool(_SECRET_JSON_RE.search(low))
+        # the patterns run only on names and paths that hold a word every match contains
+        or (low.endswith(_SECRET_JSON_ENDS) and bool(_SECRET_JSON_RE.search(low)))
         or (len(parts) >= 2 and parts[-2] == ".kube" and low == "config")
-        or bool(_SECRET_PATH_RE.search(rel))
+        or ((".config/" in rel or ".composer/" in rel) and bool(_SECRET_PATH_RE.search(rel)))
     )
 
 
@@ -169,7 +172,7 @@ class Scope:
                 continue
             # A folder on the way may be a symlink out of the root too (git lists the files it
             # once tracked there): one real-path check per folder.
-            folder = os.path.dirname(rel)
+            folder = rel.rpartition("/")[0]  # os.path.dirname, for the paths listed here
             if folder:
                 inside = folders.get(folder)
                 if inside is None:
