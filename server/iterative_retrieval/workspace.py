@@ -166,20 +166,33 @@ class Scope:
         if rels is None:
             rels = _walk(self.root)
         root = str(self.root)
+        prefix = root if root.endswith(os.sep) else root + os.sep
+        # A folder on the way may be a symlink out of the root too (git lists the files it
+        # once tracked there): one check per folder, from its parent's when that is inside.
         folders: dict[str, bool] = {}
+        resolved = os.path.realpath(root) == root
+
+        def inside(folder: str) -> bool:
+            known = folders.get(folder)
+            if known is not None:
+                return known
+            parent, _, name = folder.rpartition("/")
+            # inside a folder that is inside the root, a plain name that is no link stays inside
+            if resolved and name not in ("", ".", "..") and (not parent or inside(parent)) \
+                    and not os.path.islink(prefix + folder):
+                known = True
+            else:
+                known = is_inside(self.root, os.path.join(root, folder))
+            folders[folder] = known
+            return known
+
         for rel in rels:
             if not self.admits(rel):
                 continue
-            # A folder on the way may be a symlink out of the root too (git lists the files it
-            # once tracked there): one real-path check per folder.
             folder = rel.rpartition("/")[0]  # os.path.dirname, for the paths listed here
-            if folder:
-                inside = folders.get(folder)
-                if inside is None:
-                    inside = folders[folder] = is_inside(self.root, os.path.join(root, folder))
-                if not inside:
-                    continue
-            ab = os.path.join(root, rel)
+            if folder and not inside(folder):
+                continue
+            ab = prefix + rel  # os.path.join, for a relative path
             try:
                 st = os.lstat(ab)  # the one system call per file of a refresh
                 if st_.S_ISLNK(st.st_mode):
@@ -220,32 +233,69 @@ def _inside_git(root: Path) -> bool:
 
 
 def _walk(root: Path) -> Iterator[str]:
-    """A walk that honours every .gitignore (nested too); symlinked folders are not entered."""
-    specs: list[tuple[str, pathspec.PathSpec]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        rel_dir = "" if rel_dir == "." else rel_dir
-        specs = [(base, s) for base, s in specs if rel_dir == base or rel_dir.startswith(base)]
-        if ".gitignore" in filenames:
-            lines = _read_lines(Path(dirpath) / ".gitignore")
-            if lines:
-                specs.append((rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitignore", lines)))
+    """A walk that honours every .gitignore (nested too); symlinked folders are not entered.
 
-        def ignored(rel: str, is_dir: bool) -> bool:
-            probe = rel + "/" if is_dir else rel
-            return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
+    Top-down like os.walk (a folder's files, sorted, then its folders, sorted), on scandir's
+    entries: the entry says whether it is a symbolic link, and the relative folder is carried
+    down instead of recomputed (relpath and islink per folder were most of a warm refresh).
+    """
+    yield from _walk_dir(os.fspath(root), "", [])
 
-        keep = []
-        for d in sorted(dirnames):
-            rel = f"{rel_dir}/{d}" if rel_dir else d
-            if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS or ignored(rel, True):
-                continue
-            full = os.path.join(dirpath, d)
-            if os.path.islink(full) or os.path.exists(os.path.join(full, "pyvenv.cfg")):
-                continue  # symlinked folders are not entered; virtualenvs are not source
-            keep.append(d)
-        dirnames[:] = keep
-        for f in sorted(filenames):
-            rel = f"{rel_dir}/{f}" if rel_dir else f
-            if not ignored(rel, False):
-                yield rel
+
+def _walk_dir(
+    dirpath: str, rel_dir: str, specs: list[tuple[str, pathspec.PathSpec]]
+) -> Iterator[str]:
+    scanned = _scan(dirpath)
+    if scanned is None:
+        return  # unreadable, or vanished: skipped, as os.walk skips it
+    dirs, filenames = scanned
+    if ".gitignore" in filenames:
+        lines = _read_lines(Path(dirpath) / ".gitignore")
+        if lines:
+            specs = [*specs, (rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitignore", lines))]
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        if not specs:
+            return False
+        probe = rel + "/" if is_dir else rel
+        return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
+
+    keep = []
+    for d in sorted(dirs):
+        rel = f"{rel_dir}/{d}" if rel_dir else d
+        if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS or ignored(rel, True):
+            continue
+        full = os.path.join(dirpath, d)
+        if dirs[d] or os.path.exists(os.path.join(full, "pyvenv.cfg")):
+            continue  # symlinked folders are not entered; virtualenvs are not source
+        keep.append((full, rel))
+    for f in sorted(filenames):
+        rel = f"{rel_dir}/{f}" if rel_dir else f
+        if not ignored(rel, False):
+            yield rel
+    for full, rel in keep:
+        yield from _walk_dir(full, rel, specs)
+
+
+def _scan(dirpath: str) -> tuple[dict[str, bool], list[str]] | None:
+    """(folder name → is a symbolic link, other names) of one folder, as os.walk sorts them:
+    an entry that is a folder or a link to one is a folder; None when it cannot be read."""
+    dirs: dict[str, bool] = {}
+    files: list[str] = []
+    try:
+        with os.scandir(dirpath) as it:
+            for entry in it:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    files.append(entry.name)
+                    continue
+                try:
+                    dirs[entry.name] = entry.is_symlink()
+                except OSError:
+                    dirs[entry.name] = False
+    except OSError:
+        return None
+    return dirs, files
