@@ -12,13 +12,14 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
 from .config import ablated_signals
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
-from .models import Candidate, Concept, Evaluation, Query, Symbol
+from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
 from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
@@ -214,22 +215,30 @@ def evaluate(
 
 STEMS_MEMO_MAX = 50_000
 """Files whose symbol stems, and paths whose stems, are kept between retrievals."""
-_symbol_facts_memo: dict[int, tuple[tuple[Symbol, ...], set[str], set[str]]] = {}
+_symbol_facts_memo: dict[int, tuple[Sequence[Symbol], set[str], set[str]]] = {}
 _path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
 
 
-def _symbol_facts(fid: int, syms: tuple[Symbol, ...]) -> tuple[set[str], set[str]]:
+def _symbol_facts(fid: int, syms: Sequence[Symbol]) -> tuple[set[str], set[str]]:
     """The stems and the lower-case names of a file's definitions, remembered between cycles
     and retrievals.
 
-    Checked against the identity of the index's tuple (one per file version and memo), so a
+    Checked against the identity of the index's sequence (one per file version and memo), so a
     rewritten file, or a file of another root with the same id, is worked out again.
     """
     hit = _symbol_facts_memo.get(fid)
     if hit is not None and hit[0] is syms:
         return hit[1], hit[2]
-    stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
-    lower = {s.name.lower() for s in syms}
+    if isinstance(syms, SymbolRows):  # from the stored rows, without a Symbol per definition
+        rows = syms.rows
+        stems = set(" ".join(map(itemgetter(5), rows)).split())
+        for _, name, _, _, _, terms in rows:
+            if not terms or terms.isspace():  # no stored terms: split the name, as below
+                stems.update(stemmed_terms(name))
+        lower = set(map(str.lower, map(itemgetter(1), rows)))
+    else:
+        stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
+        lower = {s.name.lower() for s in syms}
     if len(_symbol_facts_memo) >= STEMS_MEMO_MAX:
         _symbol_facts_memo.clear()
     _symbol_facts_memo[fid] = (syms, stems, lower)
@@ -251,14 +260,20 @@ def _path_stems(path: str) -> tuple[set[str], set[str]]:
 
 def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
     """Definitions whose names carry the task's words, most words first (for the reason)."""
+    syms = ev.symbols
+    named = (
+        ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
+        if isinstance(syms, SymbolRows) else
+        ((s.name, s.start_line, s.terms) for s in syms)
+    )
     scored = []
-    for s in ev.symbols:
-        words = s.terms or stemmed_terms(s.name)
+    for name, start, stored in named:
+        words = stored or stemmed_terms(name)
         if terms.isdisjoint(words):
             continue
         n = len(terms.intersection(words))
         if n:
-            scored.append((-n, s.start_line, s.name))
+            scored.append((-n, start, name))
     scored.sort()
     return list(dict.fromkeys(name for _, _, name in scored))[:6]
 

@@ -19,14 +19,14 @@ from collections import Counter, deque
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import repeat
-from operator import add, mul
+from operator import add, itemgetter, mul
 from pathlib import Path
 from typing import Any
 
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
 from .languages import extract_outline, language_for
-from .models import IndexStats, Outline, Symbol
+from .models import IndexStats, Outline, Symbol, SymbolRows
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope, is_inside
 
@@ -266,7 +266,7 @@ class Index:
         self.needs_refresh = self.in_memory or discard
         """True until a full refresh has filled a new database: it must not answer before."""
         self._lock = threading.RLock()
-        self._symbols: dict[int, tuple[Symbol, ...]] = {}
+        self._symbols: dict[int, SymbolRows] = {}
         """Memo of symbols_of_many: file id → its symbols."""
         self._data_version: int | None = None
         self._symbols_held = 0
@@ -740,16 +740,16 @@ class Index:
                 )
             ]
 
-    def symbols_of_many(self, fids: list[int]) -> dict[int, tuple[Symbol, ...]]:
+    def symbols_of_many(self, fids: list[int]) -> dict[int, SymbolRows]:
         """file id → its symbols in line order (files without any are left out).
 
         Memoised per file: every cycle evaluates mostly the same candidates, and a generated file
         can define thousands of names. The memo forgets a file when this connection rewrites it,
         and everything when another connection (a CLI `index`) has written to the database.
-        The tuples are the memo's own: one object per file version, so callers may key their
-        own memos on it by identity.
+        The sequences are the memo's own: one object per file version, so callers may key their
+        own memos on it by identity; they are read-only.
         """
-        out: dict[int, tuple[Symbol, ...]] = {}
+        out: dict[int, SymbolRows] = {}
         with self._lock:
             memo = self._symbols_memo()
             todo = []
@@ -759,27 +759,28 @@ class Index:
                     todo.append(fid)
                 elif hit:
                     out[fid] = hit
-            fetched: dict[int, list[Symbol]] = {fid: [] for fid in todo}
+            fetched: dict[int, list[tuple[int, str, str, int, int, str]]] = {fid: [] for fid in todo}
             for k in range(0, len(todo), 500):
                 chunk = todo[k : k + 500]
                 q = ",".join("?" * len(chunk))
-                for fid, n, kind, s, e, terms in self.conn.execute(
+                rows = self.conn.execute(
                     f"SELECT file_id, name, kind, start, end, terms FROM symbols"
                     f" WHERE file_id IN ({q}) ORDER BY file_id, start", chunk,
-                ):
-                    fetched[fid].append(Symbol(n, kind, s, e, tuple(terms.split())))
+                ).fetchall()
+                for fid, group in itertools.groupby(rows, itemgetter(0)):  # no per-row Python
+                    fetched[fid] = list(group)
             added = sum(map(len, fetched.values()))
             if self._symbols_held + added > SYMBOLS_MEMO_MAX:
                 memo.clear()
                 self._symbols_held = 0
             self._symbols_held += added
-            for fid, syms in fetched.items():
-                memo[fid] = held = tuple(syms)
-                if held:
+            for fid, rows in fetched.items():
+                memo[fid] = held = SymbolRows(rows)
+                if rows:
                     out[fid] = held
         return out
 
-    def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:
+    def _symbols_memo(self) -> dict[int, SymbolRows]:
         self._check_version()
         return self._symbols
 
