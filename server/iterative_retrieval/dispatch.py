@@ -8,7 +8,7 @@ define the focus areas from the last cycle's gaps. Excludes and the test/doc rul
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import pathspec
@@ -147,20 +147,29 @@ def dispatch(
     assert cache.by_path is not None
     n_files = max(len(files), 1)
     admit = _admitter(query, excluded)
-    cands: dict[int, Candidate] = {}
+    # The evidence is kept in plain maps, in the order files first came in, and a Candidate is
+    # made only for the few hundred returned: a common word hits thousands of files.
+    bm25: dict[int, float] = {}
+    """file id → BM25 evidence; its keys are the candidates, in the order they came in."""
+    texts: dict[int, list[str]] = {}
+    """file id → the concepts it matched in the text, in order (the "text" source)."""
+    extra: dict[int, list[str]] = {}
+    """file id → its other sources in the order they were added."""
+    path_hits: dict[int, list[str]] = {}
+    """file id → the path and frame concepts that name it."""
     refused: set[int] = set()  # a file many concepts hit is judged once
 
-    def cand(fid: int) -> Candidate | None:
-        c = cands.get(fid)
-        if c is None:
-            if fid in refused:
-                return None
-            row = files.get(fid)
-            if row is None or not admit(row):
-                refused.add(fid)
-                return None
-            c = cands[fid] = Candidate(row.path, fid)
-        return c
+    def enter(fid: int) -> bool:
+        if fid in bm25:
+            return True
+        if fid in refused:
+            return False
+        row = files.get(fid)
+        if row is None or not admit(row):
+            refused.add(fid)
+            return False
+        bm25[fid] = 0.0
+        return True
 
     for concept in query.keywords:
         if should_stop and should_stop():
@@ -172,60 +181,80 @@ def dispatch(
             weight = concept.weight
         text = concept.text
         for fid, score in hits.items():  # the hot loop: thousands of hits per common word
-            c = cands.get(fid)
-            if c is None:
-                if fid in refused:
+            b = bm25.get(fid)
+            if b is None:
+                if fid in refused or not enter(fid):
                     continue
-                c = cand(fid)
-                if c is None:
-                    continue
-                c.sources.add("text")
-            c.bm25 += weight * score
-            fields = c.matched.get(text)
-            if fields is None:
-                c.matched[text] = {"text"}
+                b = 0.0
+                texts[fid] = [text]
             else:
-                fields.add("text")
+                texts[fid].append(text)
+            bm25[fid] = b + weight * score
 
     ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]
+    focus_names = {f.lower() for f in query.focus_areas}
     for lname, defs in index.definitions(ident_names + [f.lower() for f in query.focus_areas]).items():
-        is_focus = lname in {f.lower() for f in query.focus_areas}
+        source = "focus" if lname in focus_names else "definition"
         for fid, _sym in defs:
-            c = cand(fid)
-            if c is not None:
-                c.sources.add("focus" if is_focus else "definition")
+            if enter(fid):
+                extra.setdefault(fid, []).append(source)
 
     for concept in query.keywords:
         if concept.kind in ("path", "frame"):
             for fid in cache.path_matches(index, concept.text):
-                c = cand(fid)
-                if c is not None:
-                    c.sources.add(concept.kind)
-                    c.matched.setdefault(concept.text, set()).add("path")
+                if enter(fid):
+                    extra.setdefault(fid, []).append(concept.kind)
+                    path_hits.setdefault(fid, []).append(concept.text)
 
     if query.patterns:
         spec = pathspec.PathSpec.from_lines("gitignore", query.patterns)
-        for c in cands.values():
-            if spec.match_file(c.path):
-                c.sources.add("pattern")
+        for fid in bm25:
+            if spec.match_file(files[fid].path):
+                extra.setdefault(fid, []).append("pattern")
 
-    ranked = sorted(cands.values(), key=_dispatch_key, reverse=True)
-    strong = [c for c in ranked if c.sources & {"definition", "path", "frame", "focus"}]
+    def key(fid: int) -> float:
+        return _key(bm25[fid], extra.get(fid, ()))
+
+    ranked = sorted(bm25, key=key, reverse=True)
+    strong = [fid for fid in ranked if not _STRONG.isdisjoint(extra.get(fid, ()))]
     top = ranked[:limit]
-    seen = {c.file_id for c in top}
-    top.extend(c for c in strong[:limit] if c.file_id not in seen)
-    return top
+    seen = set(top)
+    top.extend(fid for fid in strong[:limit] if fid not in seen)
+    return [_candidate(files[fid].path, fid, bm25[fid], texts.get(fid, ()), extra.get(fid, ()),
+                       path_hits.get(fid, ())) for fid in top]
 
 
-def _dispatch_key(c: Candidate) -> float:
+_STRONG = frozenset({"definition", "path", "frame", "focus"})
+
+
+def _candidate(
+    path: str, fid: int, bm25: float, texts: Iterable[str], extra: Iterable[str],
+    path_hits: Iterable[str],
+) -> Candidate:
+    """The Candidate the evidence describes, its maps filled in the order dispatch found it."""
+    matched: dict[str, set[str]] = {}
+    sources: set[str] = set()
+    for text in texts:
+        sources.add("text")
+        matched.setdefault(text, set()).add("text")
+    sources.update(extra)
+    for text in path_hits:
+        matched.setdefault(text, set()).add("path")
+    return Candidate(path, fid, bm25, matched, sources)
+
+
+def _key(bm25: float, sources: Collection[str]) -> float:
+    """Dispatch's ranking: BM25, raised for files a path names, that define a named symbol,
+    or that lie where the best files of the last cycle lie."""
     bonus = 1.0
-    if c.sources & {"path", "frame"}:
+    path = "path" in sources or "frame" in sources
+    if path:
         bonus += 2.0
-    if "definition" in c.sources or "focus" in c.sources:
+    if "definition" in sources or "focus" in sources:
         bonus += 0.5
-    if "pattern" in c.sources:
+    if "pattern" in sources:
         bonus += 0.2
-    return c.bm25 * bonus + (5.0 if c.sources & {"path", "frame"} else 0.0)
+    return bm25 * bonus + (5.0 if path else 0.0)
 
 
 def _admitter(query: Query, excluded: set[str]) -> Callable[[FileRow], bool]:

@@ -103,7 +103,12 @@ def evaluate(
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
-    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition"} and c not in cands][:50]
+    # `c not in cands`, looked up by file id first (equal candidates have equal ids)
+    by_id: dict[int, list[Candidate]] = {}
+    for c in cands:
+        by_id.setdefault(c.file_id, []).append(c)
+    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition"}
+              and not any(x is c or x == c for x in by_id.get(c.file_id, ()))][:50]
     # half of the BM25 feature is the task's own concepts (stand-ins at their share): learned
     # terms come from the best files themselves, so they may lift a file, not crown it
     task_bm25 = {c.file_id: _task_bm25(c.file_id, task_stats, subs) for c in cands}
@@ -260,22 +265,43 @@ def _path_stems(path: str) -> tuple[set[str], set[str]]:
 
 def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
     """Definitions whose names carry the task's words, most words first (for the reason)."""
-    syms = ev.symbols
+    entries, by_term = _symbol_words(ev.file_id, ev.symbols)
+    counts: dict[int, int] = {}  # symbol → how many of the words its name carries
+    for t in terms:
+        for i in by_term.get(t, ()):
+            counts[i] = counts.get(i, 0) + 1
+    scored = [(-n, entries[i][0], entries[i][1]) for i, n in counts.items()]
+    scored.sort()
+    return list(dict.fromkeys(name for _, _, name in scored))[:6]
+
+
+_symbol_words_memo: dict[int, tuple[Sequence[Symbol], list[tuple[int, str]], dict[str, list[int]]]] = {}
+
+
+def _symbol_words(
+    fid: int, syms: Sequence[Symbol]
+) -> tuple[list[tuple[int, str]], dict[str, list[int]]]:
+    """(start line, name) of each definition, and each stem → the definitions whose names carry
+    it: a cycle looks up its few dozen words instead of testing thousands of names. Remembered
+    like _symbol_facts, on the identity of the index's sequence."""
+    hit = _symbol_words_memo.get(fid)
+    if hit is not None and hit[0] is syms:
+        return hit[1], hit[2]
     named = (
         ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
         if isinstance(syms, SymbolRows) else
         ((s.name, s.start_line, s.terms) for s in syms)
     )
-    scored = []
-    for name, start, stored in named:
-        words = stored or stemmed_terms(name)
-        if terms.isdisjoint(words):
-            continue
-        n = len(terms.intersection(words))
-        if n:
-            scored.append((-n, start, name))
-    scored.sort()
-    return list(dict.fromkeys(name for _, _, name in scored))[:6]
+    entries: list[tuple[int, str]] = []
+    by_term: dict[str, list[int]] = {}
+    for i, (name, start, stored) in enumerate(named):
+        entries.append((start, name))
+        for w in set(stored or stemmed_terms(name)):
+            by_term.setdefault(w, []).append(i)
+    if len(_symbol_words_memo) >= STEMS_MEMO_MAX:
+        _symbol_words_memo.clear()
+    _symbol_words_memo[fid] = (syms, entries, by_term)
+    return entries, by_term
 
 
 USED_NAMES_MAX = 400
