@@ -55,18 +55,16 @@ class SearchCache:
         return {fid: sum(h[fid] for h in hits) / len(hits) for fid in common}
 
     def all_files(self, index: Index) -> dict[int, FileRow]:
+        """id → row of every indexed file (the index's memo: read-only)."""
         if self.files is None:
-            self.files = {f.id: f for f in index.all_files()}
-            self.by_path = {f.path: f.id for f in self.files.values()}
+            self.files, self.by_path, self.lower_paths = index.file_maps()
         return self.files
 
     def path_matches(self, index: Index, path: str) -> list[int]:
         """path_matches over the index's files, once per mentioned path and retrieval."""
         hits = self.paths.get(path)
         if hits is None:
-            if self.lower_paths is None:
-                self.all_files(index)
-                self.lower_paths = lowered_paths(self.by_path or {})
+            self.all_files(index)
             hits = self.paths[path] = path_matches(path, self.by_path or {}, self.lower_paths)
         return hits
 
@@ -232,11 +230,8 @@ def _candidate(
     path_hits: Iterable[str],
 ) -> Candidate:
     """The Candidate the evidence describes, its maps filled in the order dispatch found it."""
-    matched: dict[str, set[str]] = {}
-    sources: set[str] = set()
-    for text in texts:
-        sources.add("text")
-        matched.setdefault(text, set()).add("text")
+    matched: dict[str, set[str]] = {text: {"text"} for text in dict.fromkeys(texts)}
+    sources: set[str] = {"text"} if matched else set()
     sources.update(extra)
     for text in path_hits:
         matched.setdefault(text, set()).add("path")

@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 
 from .config import ablated_signals
@@ -140,7 +141,7 @@ def evaluate(
         if row is None:
             continue
         syms = symbols.get(fid, ())
-        sym_stems, lower_names = _symbol_facts(fid, syms)
+        sym_stems, lower_names, names, lowered = _symbol_facts(fid, syms)
         p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
@@ -175,7 +176,7 @@ def evaluate(
                 path_mass += 0.5 * m * share
                 path_words.append(shown)
         # most files define none of the task's identifiers: one set test says so
-        defines = ([s for s in syms if s.name.lower() in ident_names]
+        defines = (list(compress(names, map(ident_names.__contains__, lowered)))
                    if not ident_names.isdisjoint(lower_names) else [])
         named = [st.concept.weight for st in path_stats if fid in st.hits]
         explicit = max(named) / max_named if named else 0.0
@@ -184,7 +185,7 @@ def evaluate(
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": (0.5 * task_bm25[c.file_id] / max_task_bm25 + 0.5 * c.bm25 / max_bm25),
             # share of the task's strongest identifiers that this file defines
-            "defines": min(1.0, sum(ident_mass[n] for n in {d.name.lower() for d in defines}) / ident_total),
+            "defines": min(1.0, sum(ident_mass[n] for n in {d.lower() for d in defines}) / ident_total),
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": explicit,
@@ -193,7 +194,7 @@ def evaluate(
         }
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
-            defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words,
+            defines=list(dict.fromkeys(defines)), file_id=c.file_id, matched_words=matched_words,
             path_words=path_words, symbols=syms,
         )
         ev.features["_rank"] = rank
@@ -220,34 +221,37 @@ def evaluate(
 
 STEMS_MEMO_MAX = 50_000
 """Files whose symbol stems, and paths whose stems, are kept between retrievals."""
-_symbol_facts_memo: dict[int, tuple[Sequence[Symbol], set[str], set[str]]] = {}
+_SymbolFacts = tuple[set[str], set[str], tuple[str, ...], tuple[str, ...]]
+_symbol_facts_memo: dict[int, tuple[Sequence[Symbol], _SymbolFacts]] = {}
 _path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
 
 
-def _symbol_facts(fid: int, syms: Sequence[Symbol]) -> tuple[set[str], set[str]]:
-    """The stems and the lower-case names of a file's definitions, remembered between cycles
-    and retrievals.
+def _symbol_facts(fid: int, syms: Sequence[Symbol]) -> _SymbolFacts:
+    """The stems of a file's definitions, the set of their lower-case names, and their names
+    and lower-case names in order; remembered between cycles and retrievals.
 
     Checked against the identity of the index's sequence (one per file version and memo), so a
     rewritten file, or a file of another root with the same id, is worked out again.
     """
     hit = _symbol_facts_memo.get(fid)
     if hit is not None and hit[0] is syms:
-        return hit[1], hit[2]
+        return hit[1]
     if isinstance(syms, SymbolRows):  # from the stored rows, without a Symbol per definition
         rows = syms.rows
         stems = set(" ".join(map(itemgetter(5), rows)).split())
         for _, name, _, _, _, terms in rows:
             if not terms or terms.isspace():  # no stored terms: split the name, as below
                 stems.update(stemmed_terms(name))
-        lower = set(map(str.lower, map(itemgetter(1), rows)))
+        names = tuple(map(itemgetter(1), rows))
     else:
         stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
-        lower = {s.name.lower() for s in syms}
+        names = tuple(s.name for s in syms)
+    lowered = tuple(map(str.lower, names))
+    facts = (stems, set(lowered), names, lowered)
     if len(_symbol_facts_memo) >= STEMS_MEMO_MAX:
         _symbol_facts_memo.clear()
-    _symbol_facts_memo[fid] = (syms, stems, lower)
-    return stems, lower
+    _symbol_facts_memo[fid] = (syms, facts)
+    return facts
 
 
 def _path_stems(path: str) -> tuple[set[str], set[str]]:

@@ -640,6 +640,19 @@ class Index:
                 ]
             return list(rows)
 
+    def file_maps(self) -> tuple[dict[int, FileRow], dict[str, int], list[tuple[str, str, int]]]:
+        """all_files as id → row, path → id and (path, lower-case path, id), in the same order;
+        memoised until the next write. Shared: callers must not change them."""
+        with self._lock:
+            self._check_version()
+            maps = self._reads.get("file_maps")
+            if maps is None:
+                by_id = {f.id: f for f in self.all_files()}
+                by_path = {f.path: f.id for f in by_id.values()}
+                lowered = [(rel, rel.lower(), fid) for rel, fid in by_path.items()]
+                maps = self._reads["file_maps"] = (by_id, by_path, lowered)
+            return maps
+
     def search_term(self, term: str, limit: int = 5000) -> dict[int, float]:
         """file id → fielded BM25 (positive, higher is better) for one index term.
 
