@@ -20,7 +20,7 @@ from operator import itemgetter
 from .config import ablated_signals
 from .dispatch import SearchCache, concept_hits
 from .index import FileRow, Index
-from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
+from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
 from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
@@ -269,43 +269,66 @@ def _path_stems(path: str) -> tuple[set[str], set[str]]:
 
 def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
     """Definitions whose names carry the task's words, most words first (for the reason)."""
-    entries, by_term = _symbol_words(ev.file_id, ev.symbols)
-    counts: dict[int, int] = {}  # symbol → how many of the words its name carries
-    for t in terms:
-        for i in by_term.get(t, ()):
-            counts[i] = counts.get(i, 0) + 1
-    scored = [(-n, entries[i][0], entries[i][1]) for i, n in counts.items()]
+    if terms.isdisjoint(_symbol_facts(ev.file_id, ev.symbols)[0]):
+        return []  # no definition's name carries any of them
+    words = _symbol_words(ev.file_id, ev.symbols)
+    scored = []
+    if words.by_term is not None:
+        counts: dict[int, int] = {}  # definition → how many of the words its name carries
+        for t in terms:
+            for i in words.by_term.get(t, ()):
+                counts[i] = counts.get(i, 0) + 1
+        for i, n in counts.items():
+            start, name, _ = words.entries[i]
+            scored.append((-n, start, name))
+    else:
+        for start, name, stems in words.entries:
+            if terms.isdisjoint(stems):
+                continue
+            scored.append((-len(terms.intersection(stems)), start, name))
     scored.sort()
     return list(dict.fromkeys(name for _, _, name in scored))[:6]
 
 
-_symbol_words_memo: dict[int, tuple[Sequence[Symbol], list[tuple[int, str]], dict[str, list[int]]]] = {}
+@dataclass
+class _SymbolWords:
+    """A file's definitions for _named_symbols, remembered on the identity of the index's
+    sequence. A file asked about often gets a stem → definitions map: a cycle then looks up
+    its few dozen words instead of testing thousands of names (a one-off CLI run would spend
+    more building the map than it saves)."""
+
+    symbols: Sequence[Symbol]
+    entries: list[tuple[int, str, tuple[str, ...]]]
+    """(start line, name, stems) per definition, in order."""
+    calls: int = 0
+    by_term: dict[str, list[int]] | None = None
 
 
-def _symbol_words(
-    fid: int, syms: Sequence[Symbol]
-) -> tuple[list[tuple[int, str]], dict[str, list[int]]]:
-    """(start line, name) of each definition, and each stem → the definitions whose names carry
-    it: a cycle looks up its few dozen words instead of testing thousands of names. Remembered
-    like _symbol_facts, on the identity of the index's sequence."""
+WORDS_MAP_AFTER = 3
+"""Calls for one file before its stem → definitions map is built."""
+_symbol_words_memo: dict[int, _SymbolWords] = {}
+
+
+def _symbol_words(fid: int, syms: Sequence[Symbol]) -> _SymbolWords:
     hit = _symbol_words_memo.get(fid)
-    if hit is not None and hit[0] is syms:
-        return hit[1], hit[2]
-    named = (
-        ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
-        if isinstance(syms, SymbolRows) else
-        ((s.name, s.start_line, s.terms) for s in syms)
-    )
-    entries: list[tuple[int, str]] = []
-    by_term: dict[str, list[int]] = {}
-    for i, (name, start, stored) in enumerate(named):
-        entries.append((start, name))
-        for w in set(stored or stemmed_terms(name)):
-            by_term.setdefault(w, []).append(i)
-    if len(_symbol_words_memo) >= STEMS_MEMO_MAX:
-        _symbol_words_memo.clear()
-    _symbol_words_memo[fid] = (syms, entries, by_term)
-    return entries, by_term
+    if hit is None or hit.symbols is not syms:
+        named = (
+            ((start, name, tuple(t.split())) for _, name, _, start, _, t in syms.rows)
+            if isinstance(syms, SymbolRows) else
+            ((s.start_line, s.name, s.terms) for s in syms)
+        )
+        entries = [(start, name, stored or stemmed_terms(name)) for start, name, stored in named]
+        if len(_symbol_words_memo) >= STEMS_MEMO_MAX:
+            _symbol_words_memo.clear()
+        hit = _symbol_words_memo[fid] = _SymbolWords(syms, entries)
+    hit.calls += 1
+    if hit.by_term is None and hit.calls > WORDS_MAP_AFTER:
+        by_term: dict[str, list[int]] = {}
+        for i, (_, _, stems) in enumerate(hit.entries):
+            for w in set(stems):
+                by_term.setdefault(w, []).append(i)
+        hit.by_term = by_term
+    return hit
 
 
 USED_NAMES_MAX = 400
@@ -316,7 +339,7 @@ def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[s
     text = read_text(ev.path)
     if not text:
         return []
-    own = {s.name for s in ev.symbols}
+    own = set(symbol_names(ev.symbols))
     out: list[str] = []
     for name in _names_in(text):
         if name not in own:

@@ -6,7 +6,7 @@ surface (CLI, language server, MCP) serialises the same result with `to_dict`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -70,6 +70,13 @@ class SymbolRows(Sequence[Symbol]):
 
     def __repr__(self) -> str:
         return f"SymbolRows({list(self._all())!r})"
+
+
+def symbol_names(syms: Sequence[Symbol]) -> Iterable[str]:
+    """The definitions' names in order, without making Symbols of stored rows."""
+    if isinstance(syms, SymbolRows):
+        return (row[1] for row in syms.rows)
+    return (s.name for s in syms)
 
 
 @dataclass(frozen=True)

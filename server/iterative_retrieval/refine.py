@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from .config import ablated
 from .dispatch import SearchCache
 from .index import Index
-from .models import Concept, Evaluation, Query
+from .models import Concept, Evaluation, Query, Symbol, symbol_names
 from .query import STOP_WORDS, TASK_VERBS
 from .synonyms import synonyms
 from .textmemo import TextMemo
@@ -167,11 +167,10 @@ def _feedback(
             counts = cache.counts[ev.path] = _term_counts(text)
         counts = Counter(counts)
         total = sum(counts.values()) or 1
-        for sym in ev.symbols:
-            for t in identifier_terms(sym.name):
-                s = stem(t)
-                counts[s] += 3
-                surface.setdefault(s, t)
+        sym_counts, sym_surface = _symbol_terms(ev.file_id, ev.symbols)
+        counts.update(sym_counts)  # 3 per use in a definition's name, new terms in that order
+        for s, t in sym_surface.items():
+            surface.setdefault(s, t)
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
             if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
                 continue
@@ -193,6 +192,28 @@ def _feedback(
     for s, _ in ranked[:6]:
         out.append(Concept(surface.get(s, s), "learned", LEARNED_WEIGHT, (s,)))
     return out
+
+
+_symbol_terms_memo: dict[int, tuple[Sequence[Symbol], Counter[str], dict[str, str]]] = {}
+
+
+def _symbol_terms(fid: int, syms: Sequence[Symbol]) -> tuple[Counter[str], dict[str, str]]:
+    """Stems of a file's definition names, 3 per use, and the first word written for each;
+    remembered on the identity of the index's sequence (a top file comes back every cycle)."""
+    hit = _symbol_terms_memo.get(fid)
+    if hit is not None and hit[0] is syms:
+        return hit[1], hit[2]
+    counts: Counter[str] = Counter()
+    surface: dict[str, str] = {}
+    for name in symbol_names(syms):
+        for t in identifier_terms(name):
+            s = stem(t)
+            counts[s] += 3
+            surface.setdefault(s, t)
+    if len(_symbol_terms_memo) >= 10_000:
+        _symbol_terms_memo.clear()
+    _symbol_terms_memo[fid] = (syms, counts, surface)
+    return counts, surface
 
 
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")
