@@ -25,7 +25,6 @@ from typing import Any
 
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
-from .languages import extract_outline, language_for
 from .models import IndexStats, Outline, Symbol, SymbolRows
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope, is_inside
@@ -126,6 +125,21 @@ def classify(rel: str, lang: str | None) -> str:
     if lang in _CONFIG_LANGS or lang is None:
         return "config"
     return "source"
+
+
+def language_for(rel: str) -> str | None:
+    """languages.language_for, imported on first use: a warm retrieval parses nothing, and the
+    language tables are a fifth of its imports."""
+    from .languages import language_for as of_path
+
+    return of_path(rel)
+
+
+def extract_outline(text: str, lang: str | None) -> Outline:
+    """languages.extract_outline, imported on first use (see language_for)."""
+    from .languages import extract_outline as outline
+
+    return outline(text, lang)
 
 
 def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path:

@@ -113,8 +113,32 @@ def is_inside(root: Path, path: str | os.PathLike[str]) -> bool:
 
 def is_secret(rel: str) -> bool:
     """Files that hold keys, tokens or credentials: never indexed, read or returned."""
-    parts = rel.split("/")
-    name = parts[-1]
+    folder, _, name = rel.rpartition("/")
+    return _secret(rel, name, folder_flags(folder))
+
+
+def is_default_excluded(rel: str) -> bool:
+    """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
+    folder, _, name = rel.rpartition("/")
+    return _default_excluded(name, folder_flags(folder))
+
+
+FolderFlags = tuple[bool, bool, bool]
+"""What a relative folder says of every file in it: (default-excluded, a secrets folder such as
+.ssh, a .kube folder); the same for all its files, so a listing works it out once per folder."""
+
+
+def folder_flags(folder: str) -> FolderFlags:
+    """FolderFlags of a relative folder ('' for the root)."""
+    parts = folder.split("/") if folder else []
+    return (
+        not EXCLUDED_DIRS.isdisjoint(parts) or ".egg-info/" in folder + "/",
+        not SECRET_DIRS.isdisjoint(parts),
+        bool(parts) and parts[-1] == ".kube",
+    )
+
+
+def _secret(rel: str, name: str, flags: FolderFlags) -> bool:
     if name in _SECRET_ALLOW:
         return False
     low = name.lower()
@@ -122,19 +146,16 @@ def is_secret(rel: str) -> bool:
         low in SECRET_NAMES
         or low.endswith(SECRET_SUFFIXES)
         or low.startswith(SECRET_PREFIXES)
-        or not SECRET_DIRS.isdisjoint(parts[:-1])
+        or flags[1]
         # the patterns run only on names and paths that hold a word every match contains
         or (low.endswith(_SECRET_JSON_ENDS) and bool(_SECRET_JSON_RE.search(low)))
-        or (len(parts) >= 2 and parts[-2] == ".kube" and low == "config")
+        or (flags[2] and low == "config")
         or ((".config/" in rel or ".composer/" in rel) and bool(_SECRET_PATH_RE.search(rel)))
     )
 
 
-def is_default_excluded(rel: str) -> bool:
-    """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
-    parts = rel.split("/")
-    name = parts[-1]
-    if not EXCLUDED_DIRS.isdisjoint(parts[:-1]) or ".egg-info/" in rel:
+def _default_excluded(name: str, flags: FolderFlags) -> bool:
+    if flags[0]:
         return True
     low = name.lower()
     return (
@@ -154,7 +175,11 @@ class Scope:
         self.exclude = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
 
     def admits(self, rel: str) -> bool:
-        if is_default_excluded(rel) or is_secret(rel):
+        folder, _, name = rel.rpartition("/")
+        return self._admits(rel, name, folder_flags(folder))
+
+    def _admits(self, rel: str, name: str, flags: FolderFlags) -> bool:
+        if _default_excluded(name, flags) or _secret(rel, name, flags):
             return False
         if self.exclude is not None and self.exclude.match_file(rel):
             return False
@@ -186,10 +211,14 @@ class Scope:
             folders[folder] = known
             return known
 
+        flags_of: dict[str, FolderFlags] = {}
         for rel in rels:
-            if not self.admits(rel):
+            folder, _, name = rel.rpartition("/")  # os.path.dirname, for the paths listed here
+            flags = flags_of.get(folder)
+            if flags is None:
+                flags = flags_of[folder] = folder_flags(folder)
+            if not self._admits(rel, name, flags):
                 continue
-            folder = rel.rpartition("/")[0]  # os.path.dirname, for the paths listed here
             if folder and not inside(folder):
                 continue
             ab = prefix + rel  # os.path.join, for a relative path
