@@ -191,9 +191,9 @@ def dispatch(
 
     ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]
     focus_names = {f.lower() for f in query.focus_areas}
-    for lname, defs in index.definitions(ident_names + [f.lower() for f in query.focus_areas]).items():
+    for lname, fids in index.definers(ident_names + [f.lower() for f in query.focus_areas]).items():
         source = "focus" if lname in focus_names else "definition"
-        for fid, _sym in defs:
+        for fid in fids:
             if enter(fid):
                 extra.setdefault(fid, []).append(source)
 

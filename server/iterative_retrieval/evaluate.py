@@ -238,10 +238,12 @@ def _symbol_facts(fid: int, syms: Sequence[Symbol]) -> _SymbolFacts:
         return hit[1]
     if isinstance(syms, SymbolRows):  # from the stored rows, without a Symbol per definition
         rows = syms.rows
-        stems = set(" ".join(map(itemgetter(5), rows)).split())
-        for _, name, _, _, _, terms in rows:
-            if not terms or terms.isspace():  # no stored terms: split the name, as below
-                stems.update(stemmed_terms(name))
+        stored = list(map(itemgetter(5), rows))
+        stems = set(" ".join(stored).split())
+        if "" in stored or any(map(str.isspace, stored)):  # (checked in C: mostly none)
+            for _, name, _, _, _, terms in rows:
+                if not terms or terms.isspace():  # no stored terms: split the name, as below
+                    stems.update(stemmed_terms(name))
         names = tuple(map(itemgetter(1), rows))
     else:
         stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}

@@ -76,14 +76,14 @@ def missing_context(
         names = ev.used_names
         if not names:
             continue
-        defs = index.definitions(n.lower() for n in names)
+        defs = index.definers(n.lower() for n in names)
         ranked: list[tuple[float, str]] = []
         for name in names:
             where = defs.get(name.lower())
             if not where:
                 continue  # defined nowhere in the index
             paths: set[str] = set()
-            for fid, _ in where:
+            for fid in where:
                 row = files.get(fid)
                 if row is not None:
                     paths.add(row.path)
