@@ -367,8 +367,9 @@ def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[Co
     for st in task_stats:
         score = st.hits.get(fid, 0.0)
         if not score:
-            score = max((SUBSTITUTE_SHARE * x.hits.get(fid, 0.0) for x in subs.get(st.concept.text, ())),
-                        default=0.0)
+            alternatives = subs.get(st.concept.text)
+            score = max((SUBSTITUTE_SHARE * x.hits.get(fid, 0.0) for x in alternatives),
+                        default=0.0) if alternatives else 0.0
         total += st.concept.weight * score
     return total
 
@@ -425,7 +426,21 @@ def _module_keys(row: FileRow) -> set[str]:
     return keys
 
 
+_import_keys_memo: dict[str, set[str]] = {}
+
+
 def _import_keys(target: str) -> set[str]:
+    """Names an import statement's target could mean a file by; remembered per target (the
+    same imports come back every cycle). The set is shared: callers only read it."""
+    keys = _import_keys_memo.get(target)
+    if keys is None:
+        if len(_import_keys_memo) >= STEMS_MEMO_MAX:
+            _import_keys_memo.clear()
+        keys = _import_keys_memo[target] = _import_keys_of(target)
+    return keys
+
+
+def _import_keys_of(target: str) -> set[str]:
     segs = [s for s in _NAME_RE.split(target.strip("'\"<>")) if s]
     if not segs:
         return set()
@@ -441,8 +456,9 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
         return
     anchors = [e for e in evals[:ANCHORS] if e.score >= 0.35]
     anchor_keys = {k: e for e in anchors for k in _module_keys(files[e.file_id])}
+    imports = index.imports_of_many([e.file_id for e in evals])
     anchor_imports = {
-        e.path: {k for t in index.imports_of(e.file_id) for k in _import_keys(t)}
+        e.path: {k for t in imports[e.file_id] for k in _import_keys(t)}
         for e in anchors
     }
     for ev in evals:
@@ -454,7 +470,7 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
                 continue
             if my_keys & anchor_imports.get(a.path, set()):
                 links.append(f"imported by {a.path.rsplit('/', 1)[-1]}")
-        mine = {k for t in index.imports_of(fid) for k in _import_keys(t)}
+        mine = {k for t in imports[fid] for k in _import_keys(t)}
         for k in mine & set(anchor_keys):
             a = anchor_keys[k]
             if a is not ev:

@@ -838,16 +838,23 @@ class Index:
 
     def imports_of(self, fid: int) -> list[str]:
         """What a file imports; memoised until the next write (the graph pass asks every cycle)."""
+        return self.imports_of_many([fid])[fid]
+
+    def imports_of_many(self, fids: Iterable[int]) -> dict[int, list[str]]:
+        """imports_of for several files, under one lock and one check of the memo."""
+        out: dict[int, list[str]] = {}
         with self._lock:
             self._check_version()
             memo = self._reads.setdefault("imports", {})
-            targets = memo.get(fid)
-            if targets is None:
-                if len(memo) >= DEFINITIONS_MEMO_MAX:
-                    memo.clear()
-                targets = memo[fid] = tuple(t for (t,) in self.conn.execute(
-                    "SELECT target FROM imports WHERE file_id=?", (fid,)))
-            return list(targets)
+            for fid in fids:
+                targets = memo.get(fid)
+                if targets is None:
+                    if len(memo) >= DEFINITIONS_MEMO_MAX:
+                        memo.clear()
+                    targets = memo[fid] = tuple(t for (t,) in self.conn.execute(
+                        "SELECT target FROM imports WHERE file_id=?", (fid,)))
+                out[fid] = list(targets)
+        return out
 
     def overlay_paths(self) -> list[str]:
         with self._lock:
