@@ -12,10 +12,10 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import compress
-from operator import itemgetter
+from itertools import accumulate, compress, count
+from operator import add, itemgetter
 
 from .config import ablated_signals
 from .dispatch import SearchCache, concept_hits
@@ -208,9 +208,10 @@ def evaluate(
         _score(ev, files[ev.file_id], w_cov, off)
     evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}
+    search = terms_search(all_terms)
     for rank, ev in enumerate(evals):
         if rank < STAGE2:
-            ev.named = _named_symbols(ev, all_terms)
+            ev.named = _named_symbols(ev, all_terms, search)
         if rank < USED_NAMES_TOP:
             if ev.path not in cache.used:
                 cache.used[ev.path] = used_names(ev, read_text)
@@ -269,68 +270,83 @@ def _path_stems(path: str) -> tuple[set[str], set[str]]:
     return hit
 
 
-def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
-    """Definitions whose names carry the task's words, most words first (for the reason)."""
-    if terms.isdisjoint(_symbol_facts(ev.file_id, ev.symbols)[0]):
+def _named_symbols(
+    ev: Evaluation, terms: set[str], search: Callable[[str], Iterable[re.Match]] | None = None
+) -> list[str]:
+    """Definitions whose names carry the task's words, most words first (for the reason).
+
+    `search` is terms_search(terms), made once per cycle: it finds, in C, the stored rows whose
+    stems say one of the words, so that a generated file's thousands of names cost one scan.
+    """
+    syms = ev.symbols
+    if terms.isdisjoint(_symbol_facts(ev.file_id, syms)[0]):
         return []  # no definition's name carries any of them
-    words = _symbol_words(ev.file_id, ev.symbols)
-    scored = []
-    if words.by_term is not None:
-        counts: dict[int, int] = {}  # definition → how many of the words its name carries
-        for t in terms:
-            for i in words.by_term.get(t, ()):
-                counts[i] = counts.get(i, 0) + 1
-        for i, n in counts.items():
-            start, name, _ = words.entries[i]
-            scored.append((-n, start, name))
-    else:
-        for start, name, stems in words.entries:
-            if terms.isdisjoint(stems):
+    lines = _symbol_lines(ev.file_id, syms) if isinstance(syms, SymbolRows) else None
+    if lines is None or search is None:
+        named = (
+            ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
+            if isinstance(syms, SymbolRows) else
+            ((s.name, s.start_line, s.terms) for s in syms)
+        )
+        scored = []
+        for name, start, stored in named:
+            words = stored or stemmed_terms(name)
+            if terms.isdisjoint(words):
                 continue
-            scored.append((-len(terms.intersection(stems)), start, name))
+            scored.append((-len(terms.intersection(words)), start, name))
+    else:
+        joined, starts, unstored = lines
+        hit = {bisect.bisect_right(starts, m.start()) - 1 for m in search(joined)}
+        hit.update(i for i, words in unstored if not terms.isdisjoint(words))
+        scored = []
+        for i in hit:
+            _, name, _, start, _, t = syms.rows[i]
+            n = len(terms.intersection(t.split() or stemmed_terms(name)))
+            if n:
+                scored.append((-n, start, name))
     scored.sort()
     return list(dict.fromkeys(name for _, _, name in scored))[:6]
 
 
-@dataclass
-class _SymbolWords:
-    """A file's definitions for _named_symbols, remembered on the identity of the index's
-    sequence. A file asked about often gets a stem → definitions map: a cycle then looks up
-    its few dozen words instead of testing thousands of names (a one-off CLI run would spend
-    more building the map than it saves)."""
-
-    symbols: Sequence[Symbol]
-    entries: list[tuple[int, str, tuple[str, ...]]]
-    """(start line, name, stems) per definition, in order."""
-    calls: int = 0
-    by_term: dict[str, list[int]] | None = None
-
-
-WORDS_MAP_AFTER = 3
-"""Calls for one file before its stem → definitions map is built."""
-_symbol_words_memo: dict[int, _SymbolWords] = {}
+def terms_search(terms: set[str]) -> Callable[[str], Iterable[re.Match]] | None:
+    """finditer for the whole whitespace-separated tokens equal to one of the terms (a term
+    with whitespace in it can equal no token); None when no term can."""
+    usable = [t for t in terms if t and not any(c.isspace() for c in t)]
+    if not usable:
+        return None
+    if all(t == t.lower() for t in usable):  # trie_regex lower-cases: only then is it exact
+        body = trie_regex(sorted(usable, key=len, reverse=True))
+    else:
+        body = "|".join(map(re.escape, sorted(usable, key=len, reverse=True)))
+    return re.compile(r"(?<!\S)(?:" + body + r")(?!\S)").finditer
 
 
-def _symbol_words(fid: int, syms: Sequence[Symbol]) -> _SymbolWords:
-    hit = _symbol_words_memo.get(fid)
-    if hit is None or hit.symbols is not syms:
-        named = (
-            ((start, name, tuple(t.split())) for _, name, _, start, _, t in syms.rows)
-            if isinstance(syms, SymbolRows) else
-            ((s.start_line, s.name, s.terms) for s in syms)
-        )
-        entries = [(start, name, stored or stemmed_terms(name)) for start, name, stored in named]
-        if len(_symbol_words_memo) >= STEMS_MEMO_MAX:
-            _symbol_words_memo.clear()
-        hit = _symbol_words_memo[fid] = _SymbolWords(syms, entries)
-    hit.calls += 1
-    if hit.by_term is None and hit.calls > WORDS_MAP_AFTER:
-        by_term: dict[str, list[int]] = {}
-        for i, (_, _, stems) in enumerate(hit.entries):
-            for w in set(stems):
-                by_term.setdefault(w, []).append(i)
-        hit.by_term = by_term
-    return hit
+_symbol_lines_memo: dict[int, tuple[SymbolRows, tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None]] = {}
+
+
+def _symbol_lines(
+    fid: int, syms: SymbolRows
+) -> tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None:
+    """A file's stored stems, one definition a line, with the lines' offsets, and the
+    definitions without stored stems (split from the name instead); None if a row's stems
+    hold a line break (then the rows are read one by one). Remembered like _symbol_facts."""
+    hit = _symbol_lines_memo.get(fid)
+    if hit is not None and hit[0] is syms:
+        return hit[1]
+    stored = list(map(itemgetter(5), syms.rows))
+    joined = "\n".join(stored)
+    lines: tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None = None
+    if joined.count("\n") == max(len(stored) - 1, 0):
+        starts = [0, *map(add, accumulate(map(len, stored)), count(1))]
+        unstored = []
+        if "" in stored or any(map(str.isspace, stored)):
+            unstored = [(i, stemmed_terms(row[1])) for i, row in enumerate(syms.rows)
+                        if not row[5] or row[5].isspace()]
+        lines = (joined, starts, unstored)
+    if len(_symbol_lines_memo) >= STEMS_MEMO_MAX:
+        _symbol_lines_memo.clear()
+    _symbol_lines_memo[fid] = (syms, lines)
+    return lines
 
 
 USED_NAMES_MAX = 400
