@@ -496,8 +496,10 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
         ev.graph_links = links
 
 
-_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,})\s*\(")
-_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b")
+# Possessive runs: a shorter run would end before a word character, where neither pattern can
+# go on, so the matches are the same without the backtracking over every identifier.
+_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,}+)\s*\(")
+_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]++[A-Z][A-Za-z0-9]*+)\b")
 
 
 def concept_stems(concepts: list[Concept]) -> list[str]:
