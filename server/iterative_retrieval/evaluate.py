@@ -141,7 +141,7 @@ def evaluate(
         if row is None:
             continue
         syms = symbols.get(fid, ())
-        sym_stems, lower_names, names, lowered = _symbol_facts(fid, syms)
+        sym_stems, lower_names, names, lowered = _symbol_facts(syms)
         p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
@@ -221,23 +221,19 @@ def evaluate(
 
 
 STEMS_MEMO_MAX = 50_000
-"""Files whose symbol stems, and paths whose stems, are kept between retrievals."""
+"""Paths whose stems, and import targets whose keys, are kept between retrievals."""
 _SymbolFacts = tuple[set[str], set[str], tuple[str, ...], tuple[str, ...]]
-_symbol_facts_memo: dict[int, tuple[Sequence[Symbol], _SymbolFacts]] = {}
 _path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
 
 
-def _symbol_facts(fid: int, syms: Sequence[Symbol]) -> _SymbolFacts:
+def _symbol_facts(syms: Sequence[Symbol]) -> _SymbolFacts:
     """The stems of a file's definitions, the set of their lower-case names, and their names
-    and lower-case names in order; remembered between cycles and retrievals.
-
-    Checked against the identity of the index's sequence (one per file version and memo), so a
-    rewritten file, or a file of another root with the same id, is worked out again.
-    """
-    hit = _symbol_facts_memo.get(fid)
-    if hit is not None and hit[0] is syms:
-        return hit[1]
-    if isinstance(syms, SymbolRows):  # from the stored rows, without a Symbol per definition
+    and lower-case names in order; kept with the index's rows (one object per file version), so
+    between cycles and retrievals, and never for a rewritten file."""
+    if isinstance(syms, SymbolRows):
+        hit = syms.derived.get("facts")
+        if hit is not None:
+            return hit  # from the stored rows, without a Symbol per definition
         rows = syms.rows
         stored = list(map(itemgetter(5), rows))
         stems = set(" ".join(stored).split())
@@ -251,9 +247,8 @@ def _symbol_facts(fid: int, syms: Sequence[Symbol]) -> _SymbolFacts:
         names = tuple(s.name for s in syms)
     lowered = tuple(map(str.lower, names))
     facts = (stems, set(lowered), names, lowered)
-    if len(_symbol_facts_memo) >= STEMS_MEMO_MAX:
-        _symbol_facts_memo.clear()
-    _symbol_facts_memo[fid] = (syms, facts)
+    if isinstance(syms, SymbolRows):
+        syms.derived["facts"] = facts
     return facts
 
 
@@ -279,9 +274,9 @@ def _named_symbols(
     stems say one of the words, so that a generated file's thousands of names cost one scan.
     """
     syms = ev.symbols
-    if terms.isdisjoint(_symbol_facts(ev.file_id, syms)[0]):
+    if terms.isdisjoint(_symbol_facts(syms)[0]):
         return []  # no definition's name carries any of them
-    lines = _symbol_lines(ev.file_id, syms) if isinstance(syms, SymbolRows) else None
+    lines = _symbol_lines(syms) if isinstance(syms, SymbolRows) else None
     if lines is None or search is None:
         named = (
             ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
@@ -321,18 +316,14 @@ def terms_search(terms: set[str]) -> Callable[[str], Iterable[re.Match]] | None:
     return re.compile(r"(?<!\S)(?:" + body + r")(?!\S)").finditer
 
 
-_symbol_lines_memo: dict[int, tuple[SymbolRows, tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None]] = {}
-
-
 def _symbol_lines(
-    fid: int, syms: SymbolRows
+    syms: SymbolRows,
 ) -> tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None:
     """A file's stored stems, one definition a line, with the lines' offsets, and the
     definitions without stored stems (split from the name instead); None if a row's stems
-    hold a line break (then the rows are read one by one). Remembered like _symbol_facts."""
-    hit = _symbol_lines_memo.get(fid)
-    if hit is not None and hit[0] is syms:
-        return hit[1]
+    hold a line break (then the rows are read one by one). Kept with the rows."""
+    if "lines" in syms.derived:
+        return syms.derived["lines"]
     stored = list(map(itemgetter(5), syms.rows))
     joined = "\n".join(stored)
     lines: tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None = None
@@ -343,9 +334,7 @@ def _symbol_lines(
             unstored = [(i, stemmed_terms(row[1])) for i, row in enumerate(syms.rows)
                         if not row[5] or row[5].isspace()]
         lines = (joined, starts, unstored)
-    if len(_symbol_lines_memo) >= STEMS_MEMO_MAX:
-        _symbol_lines_memo.clear()
-    _symbol_lines_memo[fid] = (syms, lines)
+    syms.derived["lines"] = lines
     return lines
 
 

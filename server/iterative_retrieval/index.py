@@ -789,8 +789,8 @@ class Index:
         Memoised per file: every cycle evaluates mostly the same candidates, and a generated file
         can define thousands of names. The memo forgets a file when this connection rewrites it,
         and everything when another connection (a CLI `index`) has written to the database.
-        The sequences are the memo's own: one object per file version, so callers may key their
-        own memos on it by identity; they are read-only.
+        The sequences are the memo's own, one object per file version: read-only, but readers
+        may keep what they derive from it in its `derived`.
         """
         out: dict[int, SymbolRows] = {}
         with self._lock:

@@ -38,10 +38,13 @@ class SymbolRows(Sequence[Symbol]):
     rest need just the names and terms, which the rows give without a Symbol per definition.
     """
 
-    __slots__ = ("rows", "_symbols")
+    __slots__ = ("rows", "derived", "_symbols")
 
     def __init__(self, rows: list[tuple[int, str, str, int, int, str]]):
         self.rows = rows
+        self.derived: dict[str, Any] = {}
+        """What readers work out from the rows (stems, names), by purpose: kept exactly as long
+        as the rows, which the index holds once per file version."""
         self._symbols: tuple[Symbol, ...] | None = None
 
     def _all(self) -> tuple[Symbol, ...]:

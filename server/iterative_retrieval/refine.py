@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from .config import ablated
 from .dispatch import SearchCache
 from .index import Index
-from .models import Concept, Evaluation, Query, Symbol, symbol_names
+from .models import Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
 from .query import STOP_WORDS, TASK_VERBS
 from .synonyms import synonyms
 from .textmemo import TextMemo
@@ -167,7 +167,7 @@ def _feedback(
             counts = cache.counts[ev.path] = _term_counts(text)
         counts = Counter(counts)
         total = sum(counts.values()) or 1
-        sym_counts, sym_surface = _symbol_terms(ev.file_id, ev.symbols)
+        sym_counts, sym_surface = _symbol_terms(ev.symbols)
         counts.update(sym_counts)  # 3 per use in a definition's name, new terms in that order
         for s, t in sym_surface.items():
             surface.setdefault(s, t)
@@ -194,15 +194,11 @@ def _feedback(
     return out
 
 
-_symbol_terms_memo: dict[int, tuple[Sequence[Symbol], Counter[str], dict[str, str]]] = {}
-
-
-def _symbol_terms(fid: int, syms: Sequence[Symbol]) -> tuple[Counter[str], dict[str, str]]:
+def _symbol_terms(syms: Sequence[Symbol]) -> tuple[Counter[str], dict[str, str]]:
     """Stems of a file's definition names, 3 per use, and the first word written for each;
-    remembered on the identity of the index's sequence (a top file comes back every cycle)."""
-    hit = _symbol_terms_memo.get(fid)
-    if hit is not None and hit[0] is syms:
-        return hit[1], hit[2]
+    kept with the index's rows (a top file comes back every cycle)."""
+    if isinstance(syms, SymbolRows) and "terms" in syms.derived:
+        return syms.derived["terms"]
     counts: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for name in symbol_names(syms):
@@ -210,9 +206,8 @@ def _symbol_terms(fid: int, syms: Sequence[Symbol]) -> tuple[Counter[str], dict[
             s = stem(t)
             counts[s] += 3
             surface.setdefault(s, t)
-    if len(_symbol_terms_memo) >= 10_000:
-        _symbol_terms_memo.clear()
-    _symbol_terms_memo[fid] = (syms, counts, surface)
+    if isinstance(syms, SymbolRows):
+        syms.derived["terms"] = (counts, surface)
     return counts, surface
 
 
