@@ -289,6 +289,12 @@ def _named_symbols(
             if terms.isdisjoint(words):
                 continue
             scored.append((-len(terms.intersection(words)), start, name))
+    elif (by_stem := _stem_rows(syms)) is not None:
+        counts: dict[int, int] = {}  # row → how many of the terms its stems say
+        for t in terms:
+            for i in by_stem.get(t, ()):
+                counts[i] = counts.get(i, 0) + 1
+        scored = [(-n, syms.rows[i][3], syms.rows[i][1]) for i, n in counts.items()]
     else:
         joined, starts, unstored = lines
         hit = {bisect.bisect_right(starts, m.start()) - 1 for m in search(joined)}
@@ -314,6 +320,27 @@ def terms_search(terms: set[str]) -> Callable[[str], Iterable[re.Match]] | None:
     else:
         body = "|".join(map(re.escape, sorted(usable, key=len, reverse=True)))
     return re.compile(r"(?<!\S)(?:" + body + r")(?!\S)").finditer
+
+
+STEM_MAP_AFTER = 3
+"""Scans of one file's stems before it gets a stem → rows map (a server's next retrievals
+come back to the same files; a one-off CLI run would spend more building it than it saves)."""
+
+
+def _stem_rows(syms: SymbolRows) -> dict[str, list[int]] | None:
+    """stem → the rows whose stems say it, each row once per stem; None until the file has
+    been scanned STEM_MAP_AFTER times. Kept with the rows."""
+    by_stem = syms.derived.get("by_stem")
+    if by_stem is None:
+        calls = syms.derived["scans"] = syms.derived.get("scans", 0) + 1
+        if calls <= STEM_MAP_AFTER:
+            return None
+        by_stem = {}
+        for i, (_, name, _, _, _, t) in enumerate(syms.rows):
+            for w in set(t.split() or stemmed_terms(name)):
+                by_stem.setdefault(w, []).append(i)
+        syms.derived["by_stem"] = by_stem
+    return by_stem
 
 
 def _symbol_lines(
