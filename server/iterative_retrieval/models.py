@@ -38,7 +38,7 @@ class SymbolRows(Sequence[Symbol]):
     rest need just the names and terms, which the rows give without a Symbol per definition.
     """
 
-    __slots__ = ("rows", "derived", "_symbols")
+    __slots__ = ("_symbols", "derived", "rows")
 
     def __init__(self, rows: list[tuple[int, str, str, int, int, str]]):
         self.rows = rows

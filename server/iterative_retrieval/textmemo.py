@@ -9,8 +9,8 @@ by the characters held, oldest first out.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Generic, Hashable, TypeVar
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
