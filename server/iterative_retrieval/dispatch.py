@@ -38,8 +38,6 @@ class SearchCache:
     """mentioned path → the files it names (path_matches over the whole file list)."""
     lower_paths: list[tuple[str, str, int]] | None = None
     """(path, its lower case, file id) of every file, for path_matches."""
-    admitted: dict[tuple, dict[int, bool]] = field(default_factory=dict)
-    """What the query's patterns and test rule say of each file (dispatch asks every cycle)."""
 
     def search(self, index: Index, term: str) -> dict[int, float]:
         hits = self.terms.get(term)
@@ -146,7 +144,7 @@ def dispatch(
     files = cache.all_files(index)
     assert cache.by_path is not None
     n_files = max(len(files), 1)
-    admit = _admitter(query, excluded, cache)
+    admit = _admitter(query, excluded, index.derived("admitted"))
     # The evidence is kept in plain maps, in the order files first came in, and a Candidate is
     # made only for the few hundred returned: a common word hits thousands of files.
     bm25: dict[int, float] = {}
@@ -255,18 +253,21 @@ def _key(bm25: float, sources: Collection[str]) -> float:
 
 
 def _admitter(
-    query: Query, excluded: set[str], cache: SearchCache | None = None
+    query: Query, excluded: set[str], memo: dict | None = None
 ) -> Callable[[FileRow], bool]:
     """Whether a file may be a candidate: not excluded, in the required patterns, and no test or
     doc unless the task is about those (or names the file). All but the excluded paths is the
-    same in every cycle, so with a cache each file is judged once per retrieval."""
+    same in every cycle and mostly in every retrieval: with a memo (the index's, emptied by a
+    write), each file is judged once per set of patterns."""
     # no spec at all when there is no pattern: an empty one still normalises every path
     lines = [e for e in query.excludes if e not in excluded]
     excl = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
     req = pathspec.PathSpec.from_lines("gitignore", query.required_patterns) if query.required_patterns else None
     named = {fr.path.lower() for fr in query.frames}
     key = (tuple(lines), query.required_patterns, query.frames, query.include_tests)
-    verdicts: dict[int, bool] = cache.admitted.setdefault(key, {}) if cache is not None else {}
+    if memo is not None and key not in memo and len(memo) >= 64:
+        memo.clear()  # tasks with stack frames each make their own: keep a few
+    verdicts: dict[int, bool] = memo.setdefault(key, {}) if memo is not None else {}
 
     def judge(row: FileRow) -> bool:
         if excl is not None and excl.match_file(row.path):

@@ -655,6 +655,13 @@ class Index:
                 ]
             return list(rows)
 
+    def derived(self, name: str) -> dict:
+        """A memo for what callers work out from the index (by their own keys), emptied like
+        the index's own read memos by any write."""
+        with self._lock:
+            self._check_version()
+            return self._reads.setdefault(("derived", name), {})
+
     def file_maps(self) -> tuple[dict[int, FileRow], dict[str, int], list[tuple[str, str, int]]]:
         """all_files as id → row, path → id and (path, lower-case path, id), in the same order;
         memoised until the next write. Shared: callers must not change them."""
