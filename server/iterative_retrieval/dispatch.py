@@ -230,7 +230,8 @@ def _candidate(
     path_hits: Iterable[str],
 ) -> Candidate:
     """The Candidate the evidence describes, its maps filled in the order dispatch found it."""
-    matched: dict[str, set[str]] = {text: {"text"} for text in dict.fromkeys(texts)}
+    # a repeated concept keeps its first place, as setdefault would
+    matched: dict[str, set[str]] = {text: {"text"} for text in texts}
     sources: set[str] = {"text"} if matched else set()
     sources.update(extra)
     for text in path_hits:
