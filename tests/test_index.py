@@ -221,3 +221,28 @@ def test_read_memos_follow_writes(tmp_path):
     assert list(defs) == ["alpha", "beta"] and len(defs["alpha"]) == 2
     idx.put_text("c.py", "def gamma(): pass\n")
     assert idx.definitions(["gamma"]) and len(idx.all_files()) == 3
+
+
+def test_stored_symbol_rows_read_like_symbols(tmp_path):
+    """symbols_of_many's rows are a sequence of Symbol values, in line order, made on demand;
+    definers names the same files as definitions, in the same order."""
+    from iterative_retrieval.models import Symbol, SymbolRows, symbol_names
+    from iterative_retrieval.tokenize import stemmed_terms
+
+    root = write_files(tmp_path / "ws", {
+        "a.py": "def parse_time(): pass\n\nclass Month:\n    pass\n",
+        "b.py": "def parse_time(): pass\n",
+    })
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    fid = idx.file_id("a.py")
+    rows = idx.symbols_of_many([fid])[fid]
+    assert isinstance(rows, SymbolRows) and len(rows) == 2
+    assert list(symbol_names(rows)) == ["parse_time", "Month"]
+    assert [s.name for s in rows] == ["parse_time", "Month"] and rows[1].kind == "class"
+    assert rows[0] == Symbol("parse_time", rows[0].kind, 1, rows[0].end_line)
+    assert rows[0].terms == stemmed_terms("parse_time")
+    assert idx.symbols_of_many([fid])[fid] is rows  # one object per file version
+    assert idx.definers(["parse_time"]) == {
+        "parse_time": [f for f, _ in idx.definitions(["parse_time"])["parse_time"]]}
+    assert idx.imports_of_many([fid]) == {fid: idx.imports_of(fid)}

@@ -74,5 +74,10 @@ def ablated(signal: str) -> bool:
 
     Only bench/quality sets it, to measure each signal's share; users never need it.
     """
+    return signal in ablated_signals()
+
+
+def ablated_signals() -> frozenset[str]:
+    """Every signal IR_ABLATE switches off: read once by a loop over many candidates."""
     value = os.environ.get("IR_ABLATE")
-    return bool(value) and signal in {s.strip() for s in value.split(",")}
+    return frozenset(s.strip() for s in value.split(",")) if value else frozenset()

@@ -12,6 +12,10 @@ from collections.abc import Callable
 
 from .models import Evaluation, FileResult, Region
 from .redact import redact_text
+from .textmemo import TextMemo
+
+_redacted = TextMemo(redact_text)
+"""A file's redacted text, between retrievals too: the same top files come back often."""
 
 CHARS_PER_TOKEN = 4
 MAX_DEF_LINES = 120
@@ -127,7 +131,7 @@ def build_context(
     for ev in evals:
         text = read_text(ev)
         if text is not None and redact:
-            text = redact_text(text)
+            text = _redacted(text)
         lines = text.splitlines() if text is not None else []
         lines_of[id(ev)] = lines
         spans_of[id(ev)] = spans_for(ev, len(lines)) if lines else []

@@ -8,7 +8,7 @@ define the focus areas from the last cycle's gaps. Excludes and the test/doc rul
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import pathspec
@@ -39,6 +39,10 @@ class SearchCache:
     """path → names the file uses (missing context)."""
     counts: dict[str, Counter[str]] = field(default_factory=dict)
     """path → stemmed term counts of the file's text (pseudo-relevance feedback)."""
+    paths: dict[str, list[int]] = field(default_factory=dict)
+    """mentioned path → the files it names (path_matches over the whole file list)."""
+    lower_paths: list[tuple[str, str, int]] | None = None
+    """(path, its lower case, file id) of every file, for path_matches."""
 
     def search(self, index: Index, term: str) -> dict[int, float]:
         hits = self.terms.get(term)
@@ -56,10 +60,18 @@ class SearchCache:
         return {fid: sum(h[fid] for h in hits) / len(hits) for fid in common}
 
     def all_files(self, index: Index) -> dict[int, FileRow]:
+        """id → row of every indexed file (the index's memo: read-only)."""
         if self.files is None:
-            self.files = {f.id: f for f in index.all_files()}
-            self.by_path = {f.path: f.id for f in self.files.values()}
+            self.files, self.by_path, self.lower_paths = index.file_maps()
         return self.files
+
+    def path_matches(self, index: Index, path: str) -> list[int]:
+        """path_matches over the index's files, once per mentioned path and retrieval."""
+        hits = self.paths.get(path)
+        if hits is None:
+            self.all_files(index)
+            hits = self.paths[path] = path_matches(path, self.by_path or {}, self.lower_paths)
+        return hits
 
 
 def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
@@ -67,10 +79,12 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     terms = concept.terms
     if concept.kind in ("path", "frame"):
         # a path names files, not words: its parts ("test", "utils") would match everywhere
-        cache.all_files(index)
-        return {fid: PATH_HIT for fid in path_matches(concept.text, cache.by_path or {})}
+        return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
     if concept.kind == "scope":
-        keys = index.derived("path_keys", lambda: path_keys([(f.id, f.path) for f in index.all_files()]))
+        memo = index.derived("scope")
+        keys = memo.get("path_keys")
+        if keys is None:
+            keys = memo["path_keys"] = path_keys([(f.id, f.path) for f in index.all_files()])
         return {fid: SCOPE_HIT * m for fid, m in scope_matches(concept.text, keys).items()}
     if not terms:
         return {}
@@ -96,13 +110,25 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     return out
 
 
-def path_matches(path: str, files: dict[str, int]) -> list[int]:
-    """Files whose relative path ends with the mentioned path (or equals its file name)."""
+def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(path, lower-case path, id) of each file, in order: lower() once per file, not per query."""
+    return [(rel, rel.lower(), fid) for rel, fid in files.items()]
+
+
+def path_matches(
+    path: str, files: dict[str, int], lowered: list[tuple[str, str, int]] | None = None
+) -> list[int]:
+    """Files whose relative path ends with the mentioned path (or equals its file name).
+
+    `lowered` is lowered_paths(files), when the caller keeps it.
+    """
+    if lowered is None:
+        lowered = lowered_paths(files)
     p = path.strip("/").lower()
     for marker in ("site-packages/", "dist-packages/", "node_modules/"):
         if marker in p:  # an installed copy: its path inside the package is what can match
             p = p.split(marker, 1)[1]
-    hits = [fid for rel, fid in files.items() if rel.lower().endswith(p) and
+    hits = [fid for rel, low, fid in lowered if low.endswith(p) and
             (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
     if hits:
         # a bare name that many files share (`__init__.py`, `test_foo.py`) names none of them
@@ -111,7 +137,8 @@ def path_matches(path: str, files: dict[str, int]) -> list[int]:
     segs = p.split("/")
     for k in range(len(segs) - 1, 0, -1):
         tail = "/".join(segs[-k:])
-        hits = [fid for rel, fid in files.items() if rel.lower().endswith("/" + tail) or rel.lower() == tail]
+        slash_tail = "/" + tail
+        hits = [fid for _, low, fid in lowered if low.endswith(slash_tail) or low == tail]
         if hits and (k >= 2 or len(hits) <= AMBIGUOUS_NAME):
             return hits
     return []
@@ -129,17 +156,30 @@ def dispatch(
     files = cache.all_files(index)
     assert cache.by_path is not None
     n_files = max(len(files), 1)
-    admit = _admitter(query, excluded)
-    cands: dict[int, Candidate] = {}
+    admit = _admitter(query, excluded, index.derived("admitted"))
+    # The evidence is kept in plain maps, in the order files first came in, and a Candidate is
+    # made only for the few hundred returned: a common word hits thousands of files.
+    bm25: dict[int, float] = {}
+    """file id → BM25 evidence; its keys are the candidates, in the order they came in."""
+    texts: dict[int, list[str]] = {}
+    """file id → the concepts it matched in the text, in order (the "text" source)."""
+    extra: dict[int, list[str]] = {}
+    """file id → its other sources in the order they were added."""
+    path_hits: dict[int, list[str]] = {}
+    """file id → the path and frame concepts that name it."""
+    refused: set[int] = set()  # a file many concepts hit is judged once
 
-    def cand(fid: int) -> Candidate | None:
-        c = cands.get(fid)
-        if c is None:
-            row = files.get(fid)
-            if row is None or not admit(row):
-                return None
-            c = cands[fid] = Candidate(row.path, fid)
-        return c
+    def enter(fid: int) -> bool:
+        if fid in bm25:
+            return True
+        if fid in refused:
+            return False
+        row = files.get(fid)
+        if row is None or not admit(row):
+            refused.add(fid)
+            return False
+        bm25[fid] = 0.0
+        return True
 
     for concept in query.keywords:
         if should_stop and should_stop():
@@ -149,68 +189,119 @@ def dispatch(
             weight = concept.weight * 0.5
         else:
             weight = concept.weight
-        for fid, score in hits.items():
-            c = cand(fid)
-            if c is None:
-                continue
-            c.bm25 += weight * score
-            how = "path" if concept.kind == "scope" else "text"
-            c.matched.setdefault(concept.text, set()).add(how)
-            c.sources.add("scope" if concept.kind == "scope" else "text")
+        text = concept.text
+        scope = concept.kind == "scope"
+        for fid, score in hits.items():  # the hot loop: thousands of hits per common word
+            b = bm25.get(fid)
+            if b is None:
+                if fid in refused or not enter(fid):
+                    continue
+                b = 0.0
+            if scope:  # a path match, not a text one
+                extra.setdefault(fid, []).append("scope")
+                path_hits.setdefault(fid, []).append(text)
+            elif fid in texts:
+                texts[fid].append(text)
+            else:
+                texts[fid] = [text]
+            bm25[fid] = b + weight * score
 
     ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]
-    for lname, defs in index.definitions(ident_names + [f.lower() for f in query.focus_areas]).items():
-        is_focus = lname in {f.lower() for f in query.focus_areas}
-        for fid, _sym in defs:
-            c = cand(fid)
-            if c is not None:
-                c.sources.add("focus" if is_focus else "definition")
+    focus_names = {f.lower() for f in query.focus_areas}
+    for lname, fids in index.definers(ident_names + [f.lower() for f in query.focus_areas]).items():
+        source = "focus" if lname in focus_names else "definition"
+        for fid in fids:
+            if enter(fid):
+                extra.setdefault(fid, []).append(source)
 
     for concept in query.keywords:
         if concept.kind in ("path", "frame"):
-            for fid in path_matches(concept.text, cache.by_path):
-                c = cand(fid)
-                if c is not None:
-                    c.sources.add(concept.kind)
-                    c.matched.setdefault(concept.text, set()).add("path")
+            for fid in cache.path_matches(index, concept.text):
+                if enter(fid):
+                    extra.setdefault(fid, []).append(concept.kind)
+                    path_hits.setdefault(fid, []).append(concept.text)
 
     if query.patterns:
         spec = pathspec.PathSpec.from_lines("gitignore", query.patterns)
-        for c in cands.values():
-            if spec.match_file(c.path):
-                c.sources.add("pattern")
+        for fid in bm25:
+            if spec.match_file(files[fid].path):
+                extra.setdefault(fid, []).append("pattern")
 
-    ranked = sorted(cands.values(), key=_dispatch_key, reverse=True)
-    strong = [c for c in ranked if c.sources & {"definition", "path", "frame", "focus"}]
+    def key(fid: int) -> float:
+        return _key(bm25[fid], extra.get(fid, ()))
+
+    ranked = sorted(bm25, key=key, reverse=True)
+    strong = [fid for fid in ranked if not _STRONG.isdisjoint(extra.get(fid, ()))]
     top = ranked[:limit]
-    seen = {c.file_id for c in top}
-    top.extend(c for c in strong[:limit] if c.file_id not in seen)
-    return top
+    seen = set(top)
+    top.extend(fid for fid in strong[:limit] if fid not in seen)
+    return [_candidate(files[fid].path, fid, bm25[fid], texts.get(fid, ()), extra.get(fid, ()),
+                       path_hits.get(fid, ())) for fid in top]
 
 
-def _dispatch_key(c: Candidate) -> float:
+_STRONG = frozenset({"definition", "path", "frame", "focus"})
+
+
+def _candidate(
+    path: str, fid: int, bm25: float, texts: Iterable[str], extra: Iterable[str],
+    path_hits: Iterable[str],
+) -> Candidate:
+    """The Candidate the evidence describes, its maps filled in the order dispatch found it."""
+    # a repeated concept keeps its first place, as setdefault would
+    matched: dict[str, set[str]] = {text: {"text"} for text in texts}
+    sources: set[str] = {"text"} if matched else set()
+    sources.update(extra)
+    for text in path_hits:
+        matched.setdefault(text, set()).add("path")
+    return Candidate(path, fid, bm25, matched, sources)
+
+
+def _key(bm25: float, sources: Collection[str]) -> float:
+    """Dispatch's ranking: BM25, raised for files a path names, that define a named symbol,
+    or that lie where the best files of the last cycle lie."""
     bonus = 1.0
-    if c.sources & {"path", "frame"}:
+    path = "path" in sources or "frame" in sources
+    if path:
         bonus += 2.0
-    if "definition" in c.sources or "focus" in c.sources:
+    if "definition" in sources or "focus" in sources:
         bonus += 0.5
-    if "pattern" in c.sources:
+    if "pattern" in sources:
         bonus += 0.2
-    return c.bm25 * bonus + (5.0 if c.sources & {"path", "frame"} else 0.0)
+    return bm25 * bonus + (5.0 if path else 0.0)
 
 
-def _admitter(query: Query, excluded: set[str]) -> Callable[[FileRow], bool]:
-    excl = pathspec.PathSpec.from_lines("gitignore", [e for e in query.excludes if e not in excluded])
+def _admitter(
+    query: Query, excluded: set[str], memo: dict | None = None
+) -> Callable[[FileRow], bool]:
+    """Whether a file may be a candidate: not excluded, in the required patterns, and no test or
+    doc unless the task is about those (or names the file). All but the excluded paths is the
+    same in every cycle and mostly in every retrieval: with a memo (the index's, emptied by a
+    write), each file is judged once per set of patterns."""
+    # no spec at all when there is no pattern: an empty one still normalises every path
+    lines = [e for e in query.excludes if e not in excluded]
+    excl = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
     req = pathspec.PathSpec.from_lines("gitignore", query.required_patterns) if query.required_patterns else None
     named = {fr.path.lower() for fr in query.frames}
+    key = (tuple(lines), query.required_patterns, query.frames, query.include_tests)
+    if memo is not None and key not in memo and len(memo) >= 64:
+        memo.clear()  # tasks with stack frames each make their own: keep a few
+    verdicts: dict[int, bool] = memo.setdefault(key, {}) if memo is not None else {}
 
-    def admit(row: FileRow) -> bool:
-        if row.path in excluded or excl.match_file(row.path):
+    def judge(row: FileRow) -> bool:
+        if excl is not None and excl.match_file(row.path):
             return False
         if req is not None and not req.match_file(row.path):
             return False
         if row.kind in ("test", "doc") and not query.include_tests:
-            return any(row.path.lower().endswith(n) for n in named)
+            return bool(named) and any(row.path.lower().endswith(n) for n in named)
         return True
+
+    def admit(row: FileRow) -> bool:
+        if row.path in excluded:
+            return False
+        verdict = verdicts.get(row.id)
+        if verdict is None:
+            verdict = verdicts[row.id] = judge(row)
+        return verdict
 
     return admit

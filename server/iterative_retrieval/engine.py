@@ -254,9 +254,10 @@ class Engine:
         )
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
+        texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
         for root in roots:
             evals, trace, _ = self._guarded(root, lambda idx, root=root: run_loop(
-                idx, task, query, s.max_cycles, self._reader(root), should_stop, report
+                idx, task, query, s.max_cycles, self._reader(root, texts), should_stop, report
             ))
             scored.extend((root, e) for e in evals)
             traces.extend(trace)
@@ -268,9 +269,9 @@ class Engine:
         for root in dict.fromkeys(root_of[id(e)] for e in chosen):  # one regex per root
             mine = [e for e in chosen if root_of[id(e)] == root]
             weights = stem_weights(self.index(root), concepts, list(query.keywords))
-            text_pass(mine, weights, self._reader(root))
+            text_pass(mine, weights, self._reader(root, texts))
         files = build_context(
-            chosen, s.budget, lambda e: self.read_text(root_of[id(e)], e.path),
+            chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts)(e.path),
             redact=s.redact_secrets,
         )
         for e, f in zip(chosen, files):
@@ -289,8 +290,21 @@ class Engine:
         }
         return RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
 
-    def _reader(self, root: Path) -> Callable[[str], str | None]:
-        return lambda rel: self.read_text(root, rel)
+    def _reader(
+        self, root: Path, texts: dict[tuple[Path, str], str | None] | None = None
+    ) -> Callable[[str], str | None]:
+        """read_text of one root; with `texts`, each file is read once into it (a retrieval
+        reads its best files in several phases, and reads one version of each)."""
+        if texts is None:
+            return lambda rel: self.read_text(root, rel)
+
+        def read(rel: str) -> str | None:
+            key = (root, rel)
+            if key not in texts:
+                texts[key] = self.read_text(root, rel)
+            return texts[key]
+
+        return read
 
     def status(self) -> dict:
         out = []

@@ -13,13 +13,16 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, compress, count
+from operator import add, itemgetter
 
-from .config import ablated
+from .config import ablated_signals
 from .dispatch import SCOPE_HIT, SearchCache, concept_hits
 from .index import FileRow, Index
-from .models import Candidate, Concept, Evaluation, Query
+from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
+from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
 # Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
@@ -110,7 +113,12 @@ def evaluate(
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
-    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition", "scope"} and c not in cands][:50]
+    # `c not in cands`, looked up by file id first (equal candidates have equal ids)
+    by_id: dict[int, list[Candidate]] = {}
+    for c in cands:
+        by_id.setdefault(c.file_id, []).append(c)
+    cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition", "scope"}
+              and not any(x is c or x == c for x in by_id.get(c.file_id, ()))][:50]
     # half of the BM25 feature is the task's own concepts (stand-ins at their share): learned
     # terms come from the best files themselves, so they may lift a file, not crown it
     task_bm25 = {c.file_id: _task_bm25(c.file_id, task_stats, subs) for c in cands}
@@ -126,65 +134,72 @@ def evaluate(
     ident_total = sum(sorted(ident_mass.values(), reverse=True)[:3]) or 1.0
 
     w_cov = coverage_weight(len(task_stats))
+    off = ablated_signals()
+    # what each concept brings, whatever the candidate: worked out once, not per candidate
+    per_concept = [
+        (st, st.concept.weight * st.idf, st.concept.text, set(st.concept.terms),
+         st.concept.kind in ("path", "frame", "scope"), subs.get(st.concept.text, ()))
+        for st in task_stats + other_stats
+    ]
+    path_stats = [st for st in stats if st.concept.kind in ("path", "frame")]
+    scope_stats = [st for st in stats if st.concept.kind == "scope"]
     evals: list[Evaluation] = []
     symbols = index.symbols_of_many([c.file_id for c in cands])
     for c in cands:
-        row = files.get(c.file_id)
+        fid = c.file_id
+        row = files.get(fid)
         if row is None:
             continue
-        syms = symbols.get(c.file_id, [])
-        sym_stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
-        p_stems = {stem(t) for t in path_terms(row.path)}
-        name_stems = {stem(t) for t in path_terms(row.path.rsplit("/", 1)[-1])}
+        syms = symbols.get(fid, ())
+        sym_stems, lower_names, names, lowered = _symbol_facts(syms)
+        p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
         covers: list[str] = []
         path_words: list[str] = []
-        for st in task_stats + other_stats:
-            m = st.concept.weight * st.idf
-            hit = c.file_id in st.hits or st.concept.text in c.matched
+        matched = c.matched
+        for st, m, text, terms, is_path, alternatives in per_concept:
             via = None
-            if not hit and st.task:
-                via = next((x for x in subs.get(st.concept.text, ()) if c.file_id in x.hits), None)
+            if fid not in st.hits and text not in matched:
+                if not st.task:
+                    continue
+                if not alternatives:
+                    continue
+                via = next((x for x in alternatives if fid in x.hits), None)
                 if via is None:
                     continue
                 m *= SUBSTITUTE_SHARE
-            elif not hit:
-                continue
+                terms = terms | set(via.concept.terms)
             if st.task:
                 covered_task += m
                 if via is None:
-                    covers.append(st.concept.text)
-                if st.concept.kind not in ("path", "frame", "scope"):  # said apart in the reason
-                    matched_words.append(
-                        st.concept.text if via is None else f"{via.concept.text} (for {st.concept.text})")
+                    covers.append(text)
+                if not is_path:  # said apart in the reason ("named in the task", "the task's scope")
+                    matched_words.append(text if via is None else f"{via.concept.text} (for {text})")
             else:
                 covered_learned += m
-            terms = set(st.concept.terms) | (set(via.concept.terms) if via else set())
             share = 1.0 if st.task else 0.5
-            if terms & sym_stems:
+            if not terms.isdisjoint(sym_stems):
                 sym_mass += m * share
-            shown = st.concept.text if via is None else via.concept.text
-            if st.concept.kind in ("path", "frame", "scope"):
-                shown = ""
-            if terms & name_stems:
+            shown = "" if is_path else text if via is None else via.concept.text
+            if not terms.isdisjoint(name_stems):
                 path_mass += m * share
                 path_words.append(shown)
-            elif terms & p_stems:
+            elif not terms.isdisjoint(p_stems):
                 path_mass += 0.5 * m * share
                 path_words.append(shown)
-        defines = [s for s in syms if s.name.lower() in ident_names]
-        named = [st.concept.weight for st in stats
-                 if st.concept.kind in ("path", "frame") and c.file_id in st.hits]
+        # most files define none of the task's identifiers: one set test says so
+        defines = (list(compress(names, map(ident_names.__contains__, lowered)))
+                   if not ident_names.isdisjoint(lower_names) else [])
+        named = [st.concept.weight for st in path_stats if fid in st.hits]
         explicit = max(named) / max_named if named else 0.0
-        scoped = [(st.hits[c.file_id] / SCOPE_HIT, st.concept.text) for st in stats
-                  if st.concept.kind == "scope" and c.file_id in st.hits]
+        scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text) for st in scope_stats if fid in st.hits]
         f = {
             "coverage": covered_task / task_mass,
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": (0.5 * task_bm25[c.file_id] / max_task_bm25 + 0.5 * c.bm25 / max_bm25),
             # share of the task's strongest identifiers that this file defines
-            "defines": min(1.0, sum(ident_mass[n] for n in {d.name.lower() for d in defines}) / ident_total),
+            "defines": min(1.0, sum(ident_mass[n] for n in {d.lower() for d in defines}) / ident_total),
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": explicit,
@@ -194,21 +209,22 @@ def evaluate(
         }
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
-            defines=list(dict.fromkeys(d.name for d in defines)), file_id=c.file_id, matched_words=matched_words, covers=covers,
+            defines=list(dict.fromkeys(defines)), file_id=fid, matched_words=matched_words, covers=covers,
             path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
-        _score(ev, row, w_cov)
+        _score(ev, row, w_cov, off)
         evals.append(ev)
 
     evals.sort(key=lambda e: e.score, reverse=True)
     _graph_pass(index, evals[:STAGE2], files)
     for ev in evals[:STAGE2]:
-        _score(ev, files[ev.file_id], w_cov)
+        _score(ev, files[ev.file_id], w_cov, off)
     evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}
+    search = terms_search(all_terms)
     for rank, ev in enumerate(evals):
         if rank < STAGE2:
-            ev.named = _named_symbols(ev, all_terms)
+            ev.named = _named_symbols(ev, all_terms, search)
         if rank < USED_NAMES_TOP:
             if ev.path not in cache.used:
                 cache.used[ev.path] = used_names(ev, read_text)
@@ -217,15 +233,152 @@ def evaluate(
     return evals
 
 
-def _named_symbols(ev: Evaluation, terms: set[str]) -> list[str]:
-    """Definitions whose names carry the task's words, most words first (for the reason)."""
-    scored = []
-    for s in ev.symbols:
-        n = len(set(s.terms or stemmed_terms(s.name)) & terms)
-        if n:
-            scored.append((-n, s.start_line, s.name))
+STEMS_MEMO_MAX = 50_000
+"""Paths whose stems, and import targets whose keys, are kept between retrievals."""
+_SymbolFacts = tuple[set[str], set[str], tuple[str, ...], tuple[str, ...]]
+_path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
+
+
+def _symbol_facts(syms: Sequence[Symbol]) -> _SymbolFacts:
+    """The stems of a file's definitions, the set of their lower-case names, and their names
+    and lower-case names in order; kept with the index's rows (one object per file version), so
+    between cycles and retrievals, and never for a rewritten file."""
+    if isinstance(syms, SymbolRows):
+        hit = syms.derived.get("facts")
+        if hit is not None:
+            return hit  # from the stored rows, without a Symbol per definition
+        rows = syms.rows
+        stored = list(map(itemgetter(5), rows))
+        stems = set(" ".join(stored).split())
+        if "" in stored or any(map(str.isspace, stored)):  # (checked in C: mostly none)
+            for _, name, _, _, _, terms in rows:
+                if not terms or terms.isspace():  # no stored terms: split the name, as below
+                    stems.update(stemmed_terms(name))
+        names = tuple(map(itemgetter(1), rows))
+    else:
+        stems = {t for s in syms for t in (s.terms or stemmed_terms(s.name))}
+        names = tuple(s.name for s in syms)
+    lowered = tuple(map(str.lower, names))
+    facts = (stems, set(lowered), names, lowered)
+    if isinstance(syms, SymbolRows):
+        syms.derived["facts"] = facts
+    return facts
+
+
+def _path_stems(path: str) -> tuple[set[str], set[str]]:
+    """Stems of a path and of its file name, remembered between cycles and retrievals."""
+    hit = _path_stems_memo.get(path)
+    if hit is None:
+        if len(_path_stems_memo) >= STEMS_MEMO_MAX:
+            _path_stems_memo.clear()
+        hit = _path_stems_memo[path] = (
+            {stem(t) for t in path_terms(path)},
+            {stem(t) for t in path_terms(path.rsplit("/", 1)[-1])},
+        )
+    return hit
+
+
+def _named_symbols(
+    ev: Evaluation, terms: set[str], search: Callable[[str], Iterable[re.Match]] | None = None
+) -> list[str]:
+    """Definitions whose names carry the task's words, most words first (for the reason).
+
+    `search` is terms_search(terms), made once per cycle: it finds, in C, the stored rows whose
+    stems say one of the words, so that a generated file's thousands of names cost one scan.
+    """
+    syms = ev.symbols
+    if terms.isdisjoint(_symbol_facts(syms)[0]):
+        return []  # no definition's name carries any of them
+    lines = _symbol_lines(syms) if isinstance(syms, SymbolRows) else None
+    if lines is None or search is None:
+        named = (
+            ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
+            if isinstance(syms, SymbolRows) else
+            ((s.name, s.start_line, s.terms) for s in syms)
+        )
+        scored = []
+        for name, start, stored in named:
+            words = stored or stemmed_terms(name)
+            if terms.isdisjoint(words):
+                continue
+            scored.append((-len(terms.intersection(words)), start, name))
+    elif (by_stem := _stem_rows(syms)) is not None:
+        counts: dict[int, int] = {}  # row → how many of the terms its stems say
+        for t in terms:
+            for i in by_stem.get(t, ()):
+                counts[i] = counts.get(i, 0) + 1
+        scored = [(-n, syms.rows[i][3], syms.rows[i][1]) for i, n in counts.items()]
+    else:
+        joined, starts, unstored = lines
+        hit = {bisect.bisect_right(starts, m.start()) - 1 for m in search(joined)}
+        hit.update(i for i, words in unstored if not terms.isdisjoint(words))
+        scored = []
+        for i in hit:
+            _, name, _, start, _, t = syms.rows[i]
+            n = len(terms.intersection(t.split() or stemmed_terms(name)))
+            if n:
+                scored.append((-n, start, name))
     scored.sort()
     return list(dict.fromkeys(name for _, _, name in scored))[:6]
+
+
+def terms_search(terms: set[str]) -> Callable[[str], Iterable[re.Match]] | None:
+    """finditer for the whole whitespace-separated tokens equal to one of the terms (a term
+    with whitespace in it can equal no token); None when no term can."""
+    usable = [t for t in terms if t and not any(c.isspace() for c in t)]
+    if not usable:
+        return None
+    if all(t == t.lower() for t in usable):  # trie_regex lower-cases: only then is it exact
+        body = trie_regex(sorted(usable, key=len, reverse=True))
+    else:
+        body = "|".join(map(re.escape, sorted(usable, key=len, reverse=True)))
+    return re.compile(r"(?<!\S)(?:" + body + r")(?!\S)").finditer
+
+
+STEM_MAP_AFTER = 3
+"""Scans of one file's stems before it gets a stem → rows map (a server's next retrievals
+come back to the same files; a one-off CLI run would spend more building it than it saves)."""
+
+
+def _stem_rows(syms: SymbolRows) -> dict[str, list[int]] | None:
+    """stem → the rows whose stems say it, each row once per stem; None until the file has
+    been scanned STEM_MAP_AFTER times. Kept with the rows."""
+    by_stem = syms.derived.get("by_stem")
+    if by_stem is None:
+        calls = syms.derived["scans"] = syms.derived.get("scans", 0) + 1
+        if calls <= STEM_MAP_AFTER:
+            return None
+        by_stem = {}
+        for i, (_, name, _, _, _, t) in enumerate(syms.rows):
+            for w in set(t.split() or stemmed_terms(name)):
+                by_stem.setdefault(w, []).append(i)
+        syms.derived["by_stem"] = by_stem
+    return by_stem
+
+
+def _symbol_lines(
+    syms: SymbolRows,
+) -> tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None:
+    """A file's stored stems, one definition a line, with the lines' offsets, and the
+    definitions without stored stems (split from the name instead); None if a row's stems
+    hold a line break (then the rows are read one by one). Kept with the rows."""
+    if "lines" in syms.derived:
+        return syms.derived["lines"]
+    stored = list(map(itemgetter(5), syms.rows))
+    joined = "\n".join(stored)
+    lines: tuple[str, list[int], list[tuple[int, tuple[str, ...]]]] | None = None
+    if joined.count("\n") == max(len(stored) - 1, 0):
+        starts = [0, *map(add, accumulate(map(len, stored)), count(1))]
+        unstored = []
+        if "" in stored or any(map(str.isspace, stored)):
+            unstored = [(i, stemmed_terms(row[1])) for i, row in enumerate(syms.rows)
+                        if not row[5] or row[5].isspace()]
+        lines = (joined, starts, unstored)
+    syms.derived["lines"] = lines
+    return lines
+
+
+USED_NAMES_MAX = 400
 
 
 def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[str]:
@@ -233,9 +386,25 @@ def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[s
     text = read_text(ev.path)
     if not text:
         return []
+    own = set(symbol_names(ev.symbols))
+    out: list[str] = []
+    for name in _names_in(text):
+        if name not in own:
+            out.append(name)
+            if len(out) == USED_NAMES_MAX:
+                break
+    return out
+
+
+def _names_used_by(text: str) -> tuple[str, ...]:
+    """Every name over three characters a text calls or mentions as a type, sorted."""
     used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
-    own = {s.name for s in ev.symbols}
-    return sorted(u for u in used - own if len(u) > 3)[:400]
+    return tuple(sorted(u for u in used if len(u) > 3))
+
+
+_names_in = TextMemo(_names_used_by)
+_hit_lines = TextMemo[list[tuple[int, tuple[str, ...]]]](max_chars=4_000_000)
+"""hit_lines by (stems pattern, text): the server's next retrieval of a task reads the same."""
 
 
 def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[ConceptStats]]) -> float:
@@ -243,8 +412,9 @@ def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[Co
     for st in task_stats:
         score = st.hits.get(fid, 0.0)
         if not score:
-            score = max((SUBSTITUTE_SHARE * x.hits.get(fid, 0.0) for x in subs.get(st.concept.text, ())),
-                        default=0.0)
+            alternatives = subs.get(st.concept.text)
+            score = max((SUBSTITUTE_SHARE * x.hits.get(fid, 0.0) for x in alternatives),
+                        default=0.0) if alternatives else 0.0
         total += st.concept.weight * score
     return total
 
@@ -254,15 +424,21 @@ def coverage_weight(n_concepts: int) -> float:
     return W_COVERAGE_LONG + (W_COVERAGE - W_COVERAGE_LONG) * share
 
 
-def _score(ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE) -> None:
-    f = dict(ev.features)
-    for name in ("graph", "coverage", "explicit", "defines", "scope"):
-        if ablated(name):
-            f[name] = 0.0
-    if ablated("path"):
-        f["path_terms"] = 0.0
-    if ablated("definitions"):
-        f["defines"] = f["symbol_terms"] = 0.0
+def _score(
+    ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE, off: frozenset[str] | None = None
+) -> None:
+    if off is None:
+        off = ablated_signals()
+    f = ev.features
+    if off:  # the benchmark's ablations score a copy with some features at zero
+        f = dict(f)
+        for name in ("graph", "coverage", "explicit", "defines", "scope"):
+            if name in off:
+                f[name] = 0.0
+        if "path" in off:
+            f["path_terms"] = 0.0
+        if "definitions" in off:
+            f["defines"] = f["symbol_terms"] = 0.0
     z = (
         BIAS
         + w_coverage * f["coverage"]
@@ -293,7 +469,21 @@ def _module_keys(row: FileRow) -> set[str]:
     return keys
 
 
+_import_keys_memo: dict[str, set[str]] = {}
+
+
 def _import_keys(target: str) -> set[str]:
+    """Names an import statement's target could mean a file by; remembered per target (the
+    same imports come back every cycle). The set is shared: callers only read it."""
+    keys = _import_keys_memo.get(target)
+    if keys is None:
+        if len(_import_keys_memo) >= STEMS_MEMO_MAX:
+            _import_keys_memo.clear()
+        keys = _import_keys_memo[target] = _import_keys_of(target)
+    return keys
+
+
+def _import_keys_of(target: str) -> set[str]:
     segs = [s for s in _NAME_RE.split(target.strip("'\"<>")) if s]
     if not segs:
         return set()
@@ -309,8 +499,9 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
         return
     anchors = [e for e in evals[:ANCHORS] if e.score >= 0.35]
     anchor_keys = {k: e for e in anchors for k in _module_keys(files[e.file_id])}
+    imports = index.imports_of_many([e.file_id for e in evals])
     anchor_imports = {
-        e.path: {k for t in index.imports_of(e.file_id) for k in _import_keys(t)}
+        e.path: {k for t in imports[e.file_id] for k in _import_keys(t)}
         for e in anchors
     }
     for ev in evals:
@@ -322,7 +513,7 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
                 continue
             if my_keys & anchor_imports.get(a.path, set()):
                 links.append(f"imported by {a.path.rsplit('/', 1)[-1]}")
-        mine = {k for t in index.imports_of(fid) for k in _import_keys(t)}
+        mine = {k for t in imports[fid] for k in _import_keys(t)}
         for k in mine & set(anchor_keys):
             a = anchor_keys[k]
             if a is not ev:
@@ -332,8 +523,10 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
         ev.graph_links = links
 
 
-_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,})\s*\(")
-_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b")
+# Possessive runs: a shorter run would end before a word character, where neither pattern can
+# go on, so the matches are the same without the backtracking over every identifier.
+_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,}+)\s*\(")
+_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]++[A-Z][A-Za-z0-9]*+)\b")
 
 
 def concept_stems(concepts: list[Concept]) -> list[str]:
@@ -367,12 +560,13 @@ def text_pass(
     """Hit lines with the stems each says, and what a stem is worth, for the chosen files' regions."""
     if not weights:
         return
-    search = re.compile(trie_regex(sorted(weights, key=len, reverse=True))).search
+    pattern = trie_regex(sorted(weights, key=len, reverse=True))
+    search = re.compile(pattern).search
     for ev in evals:
         text = read_text(ev.path)
         if text is None:
             continue
-        hits = hit_lines(text, search)
+        hits = _hit_lines.get((pattern, text), text, lambda t: hit_lines(t, search))
         ev.hit_lines = [ln for ln, _ in hits]
         ev.hit_terms = [terms for _, terms in hits]
         ev.term_weights = weights

@@ -19,14 +19,13 @@ from collections import Counter, deque
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import repeat
-from operator import add, mul
+from operator import add, itemgetter, mul
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
-from .languages import extract_outline, language_for
-from .models import IndexStats, Outline, Symbol
+from .models import IndexStats, Outline, Symbol, SymbolRows
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope, is_inside
 
@@ -49,9 +48,14 @@ SYMBOLS_MEMO_MAX = 200_000
 """Symbols that symbols_of_many keeps in memory (about 40 MB); past that it starts afresh."""
 DEFINITIONS_MEMO_MAX = 50_000
 """Names whose definitions are kept in memory between calls."""
+SEARCH_MEMO_MAX = 300_000
+"""(file, score) pairs of search_term answers kept in memory (about 30 MB); past that, afresh."""
+DOC_FREQS_MEMO_MAX = 100_000
+"""Terms whose document frequency is kept in memory between calls."""
 SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -96,24 +100,47 @@ _TEST_FILE_RE = re.compile(
 )
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
 _EXAMPLE_DIR_RE = re.compile(r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench)(/|$)")
+_EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench")
+"""Every match of _EXAMPLE_DIR_RE contains one of these."""
 _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
 def classify(rel: str, lang: str | None) -> str:
-    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits."""
+    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits.
+
+    It runs on every file of every retrieval's file list: each pattern is tried only when the
+    path holds a word that any of its matches must contain (a substring test costs far less).
+    """
     low = rel.lower()
-    if _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low):
+    if ("test" in low or "spec" in low or "mock" in low or "e2e" in low) and (
+        _TEST_FILE_RE.search(low) or _TEST_DIR_RE.search(low)
+    ):
         return "test"
-    if lang in _DOC_LANGS or _DOC_DIR_RE.search(low) or (
+    if lang in _DOC_LANGS or (("doc" in low or "man" in low) and _DOC_DIR_RE.search(low)) or (
         (lang is None or lang in _DOC_LANGS) and _DOC_NAME_RE.search(low)
     ):
         return "doc"
-    if _EXAMPLE_DIR_RE.search(low):
+    if any(w in low for w in _EXAMPLE_WORDS) and _EXAMPLE_DIR_RE.search(low):
         return "example"
     if lang in _CONFIG_LANGS or lang is None:
         return "config"
     return "source"
+
+
+def language_for(rel: str) -> str | None:
+    """languages.language_for, imported on first use: a warm retrieval parses nothing, and the
+    language tables are a fifth of its imports."""
+    from .languages import language_for as of_path
+
+    return of_path(rel)
+
+
+def extract_outline(text: str, lang: str | None) -> Outline:
+    """languages.extract_outline, imported on first use (see language_for)."""
+    from .languages import extract_outline as outline
+
+    return outline(text, lang)
 
 
 def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path:
@@ -254,12 +281,13 @@ class Index:
         self.needs_refresh = self.in_memory or discard
         """True until a full refresh has filled a new database: it must not answer before."""
         self._lock = threading.RLock()
-        self._symbols: dict[int, tuple[Symbol, ...]] = {}
+        self._symbols: dict[int, SymbolRows] = {}
         """Memo of symbols_of_many: file id → its symbols."""
         self._data_version: int | None = None
         self._symbols_held = 0
         self._reads: dict[str, Any] = {}
-        """Memos of all_files and definitions; any write empties them."""
+        """Memos of all_files, definitions, search_term, doc_freqs, file_count and imports_of;
+        any write empties them."""
         try:
             self.conn = self._open(discard)
             self._clear_overlays()
@@ -593,7 +621,12 @@ class Index:
 
     def file_count(self) -> int:
         with self._lock:
-            return self.conn.execute("SELECT count(*) FROM files WHERE skipped IS NULL").fetchone()[0]
+            self._check_version()
+            n = self._reads.get("file_count")
+            if n is None:
+                n = self._reads["file_count"] = self.conn.execute(
+                    "SELECT count(*) FROM files WHERE skipped IS NULL").fetchone()[0]
+            return n
 
     def files(self, ids: Iterable[int]) -> dict[int, FileRow]:
         ids = list(ids)
@@ -622,11 +655,41 @@ class Index:
                 ]
             return list(rows)
 
+    def derived(self, name: str) -> dict:
+        """A memo for what callers work out from the index (by their own keys), emptied like
+        the index's own read memos by any write."""
+        with self._lock:
+            self._check_version()
+            return self._reads.setdefault(("derived", name), {})
+
+    def file_maps(self) -> tuple[dict[int, FileRow], dict[str, int], list[tuple[str, str, int]]]:
+        """all_files as id → row, path → id and (path, lower-case path, id), in the same order;
+        memoised until the next write. Shared: callers must not change them."""
+        with self._lock:
+            self._check_version()
+            maps = self._reads.get("file_maps")
+            if maps is None:
+                by_id = {f.id: f for f in self.all_files()}
+                by_path = {f.path: f.id for f in by_id.values()}
+                lowered = [(rel, rel.lower(), fid) for rel, fid in by_path.items()]
+                maps = self._reads["file_maps"] = (by_id, by_path, lowered)
+            return maps
+
     def search_term(self, term: str, limit: int = 5000) -> dict[int, float]:
-        """file id → fielded BM25 (positive, higher is better) for one index term."""
+        """file id → fielded BM25 (positive, higher is better) for one index term.
+
+        Memoised until the next write, like the other reads: a retrieval asks for the same
+        task words in every cycle, and the server's next retrieval mostly for the same again.
+        The answer is shared: callers must not change it.
+        """
         if not term or '"' in term:
             return {}
         with self._lock:
+            self._check_version()
+            memo = self._reads.setdefault("search", {})
+            hits = memo.get((term, limit))
+            if hits is not None:
+                return hits
             try:
                 rows = self.conn.execute(
                     "SELECT rowid, -bm25(fts, ?, ?, ?) FROM fts WHERE fts MATCH ? LIMIT ?",
@@ -636,15 +699,32 @@ class Index:
                 if diagnose(exc) is not None:
                     raise  # a storage fault, not a query FTS5 cannot parse: never answer "none"
                 return {}
-        return dict(rows)
+            held = self._reads.get("search_held", 0) + len(rows)
+            if held > SEARCH_MEMO_MAX:
+                memo.clear()
+                held = len(rows)
+            self._reads["search_held"] = held
+            hits = memo[(term, limit)] = dict(rows)
+        return hits
 
     def doc_freqs(self, terms: Iterable[str]) -> dict[str, int]:
-        """term → number of files containing it (0 when absent); indexed look-ups, no full scan."""
+        """term → number of files containing it (0 when absent); indexed look-ups, no full scan.
+
+        Memoised per term until the next write (feedback asks for the same pool every cycle).
+        """
         out: dict[str, int] = {}
         with self._lock:
+            self._check_version()
+            memo = self._reads.setdefault("doc_freqs", {})
             for t in dict.fromkeys(terms):
-                row = self.conn.execute("SELECT doc FROM vocab WHERE term=?", (t,)).fetchone()
-                out[t] = row[0] if row else 0
+                df = memo.get(t)
+                if df is None:
+                    row = self.conn.execute("SELECT doc FROM vocab WHERE term=?", (t,)).fetchone()
+                    df = row[0] if row else 0
+                    if len(memo) >= DOC_FREQS_MEMO_MAX:
+                        memo.clear()
+                    memo[t] = df
+                out[t] = df
         return out
 
     def terms_with_prefix(self, prefix: str, limit: int = 5000) -> list[str]:
@@ -661,11 +741,26 @@ class Index:
         Names in order, per chunk of 500, as the lname index returns them (sorted); memoised
         per name until the next write (each cycle asks for mostly the same names).
         """
+        return self._defined(
+            lnames, "definitions", "file_id, name, lname, kind, start, end", 2,
+            lambda r: (r[0], Symbol(r[1], r[3], r[4], r[5])),
+        )
+
+    def definers(self, lnames: Iterable[str]) -> dict[str, list[int]]:
+        """definitions without the symbols: the ids of the files defining each name, in the
+        same order. Dispatch and missing context need no more, and a common name (`String`)
+        is defined in thousands of places."""
+        return self._defined(lnames, "definers", "file_id, lname", 1, itemgetter(0))
+
+    def _defined(
+        self, lnames: Iterable[str], memo_key: str, columns: str, lname_at: int,
+        make: Callable[[tuple], T],
+    ) -> dict[str, list[T]]:
         names = list({n for n in lnames if n})
-        out: dict[str, list[tuple[int, Symbol]]] = {}
+        out: dict[str, list[T]] = {}
         with self._lock:
             self._check_version()
-            memo = self._reads.setdefault("definitions", {})
+            memo = self._reads.setdefault(memo_key, {})
             todo = [n for n in names if n not in memo]
             if len(memo) + len(todo) > DEFINITIONS_MEMO_MAX:
                 memo.clear()
@@ -675,11 +770,11 @@ class Index:
             for i in range(0, len(todo), 500):
                 chunk = todo[i : i + 500]
                 q = ",".join("?" * len(chunk))
-                for fid, name, lname, kind, start, end in self.conn.execute(
-                    f"SELECT file_id, name, lname, kind, start, end FROM symbols"
-                    f" WHERE lname IN ({q}) ORDER BY lname, rowid", chunk,
+                for row in self.conn.execute(
+                    f"SELECT {columns} FROM symbols WHERE lname IN ({q}) ORDER BY lname, rowid",
+                    chunk,
                 ):
-                    memo[lname].append((fid, Symbol(name, kind, start, end)))
+                    memo[row[lname_at]].append(make(row))
             for i in range(0, len(names), 500):
                 for n in sorted(names[i : i + 500]):
                     if memo[n]:
@@ -695,14 +790,16 @@ class Index:
                 )
             ]
 
-    def symbols_of_many(self, fids: list[int]) -> dict[int, list[Symbol]]:
+    def symbols_of_many(self, fids: list[int]) -> dict[int, SymbolRows]:
         """file id → its symbols in line order (files without any are left out).
 
         Memoised per file: every cycle evaluates mostly the same candidates, and a generated file
         can define thousands of names. The memo forgets a file when this connection rewrites it,
         and everything when another connection (a CLI `index`) has written to the database.
+        The sequences are the memo's own, one object per file version: read-only, but readers
+        may keep what they derive from it in its `derived`.
         """
-        out: dict[int, list[Symbol]] = {}
+        out: dict[int, SymbolRows] = {}
         with self._lock:
             memo = self._symbols_memo()
             todo = []
@@ -711,37 +808,29 @@ class Index:
                 if hit is None:
                     todo.append(fid)
                 elif hit:
-                    out[fid] = list(hit)
-            fetched: dict[int, list[Symbol]] = {fid: [] for fid in todo}
+                    out[fid] = hit
+            fetched: dict[int, list[tuple[int, str, str, int, int, str]]] = {fid: [] for fid in todo}
             for k in range(0, len(todo), 500):
                 chunk = todo[k : k + 500]
                 q = ",".join("?" * len(chunk))
-                for fid, n, kind, s, e, terms in self.conn.execute(
+                rows = self.conn.execute(
                     f"SELECT file_id, name, kind, start, end, terms FROM symbols"
                     f" WHERE file_id IN ({q}) ORDER BY file_id, start", chunk,
-                ):
-                    fetched[fid].append(Symbol(n, kind, s, e, tuple(terms.split())))
+                ).fetchall()
+                for fid, group in itertools.groupby(rows, itemgetter(0)):  # no per-row Python
+                    fetched[fid] = list(group)
             added = sum(map(len, fetched.values()))
             if self._symbols_held + added > SYMBOLS_MEMO_MAX:
                 memo.clear()
                 self._symbols_held = 0
             self._symbols_held += added
-            for fid, syms in fetched.items():
-                memo[fid] = tuple(syms)
-                if syms:
-                    out[fid] = syms
+            for fid, rows in fetched.items():
+                memo[fid] = held = SymbolRows(rows)
+                if rows:
+                    out[fid] = held
         return out
 
-    def derived(self, name: str, build: Callable[[], Any]) -> Any:
-        """What `build` makes of the index's contents, kept until the next write (like the file
-        list): for look-up structures that are costly to build and asked for every retrieval."""
-        with self._lock:
-            self._check_version()
-            if name not in self._reads:
-                self._reads[name] = build()
-            return self._reads[name]
-
-    def _symbols_memo(self) -> dict[int, tuple[Symbol, ...]]:
+    def _symbols_memo(self) -> dict[int, SymbolRows]:
         self._check_version()
         return self._symbols
 
@@ -755,8 +844,24 @@ class Index:
             self._data_version = version
 
     def imports_of(self, fid: int) -> list[str]:
+        """What a file imports; memoised until the next write (the graph pass asks every cycle)."""
+        return self.imports_of_many([fid])[fid]
+
+    def imports_of_many(self, fids: Iterable[int]) -> dict[int, list[str]]:
+        """imports_of for several files, under one lock and one check of the memo."""
+        out: dict[int, list[str]] = {}
         with self._lock:
-            return [t for (t,) in self.conn.execute("SELECT target FROM imports WHERE file_id=?", (fid,))]
+            self._check_version()
+            memo = self._reads.setdefault("imports", {})
+            for fid in fids:
+                targets = memo.get(fid)
+                if targets is None:
+                    if len(memo) >= DEFINITIONS_MEMO_MAX:
+                        memo.clear()
+                    targets = memo[fid] = tuple(t for (t,) in self.conn.execute(
+                        "SELECT target FROM imports WHERE file_id=?", (fid,)))
+                out[fid] = list(targets)
+        return out
 
     def overlay_paths(self) -> list[str]:
         with self._lock:

@@ -38,7 +38,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import __version__
+from . import __version__, languages  # noqa: F401 - languages: up front, as in lsp/server.py
 from .config import Settings
 from .engine import Engine
 from .loop import Cancelled

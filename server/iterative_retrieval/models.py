@@ -6,6 +6,7 @@ surface (CLI, language server, MCP) serialises the same result with `to_dict`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -26,6 +27,59 @@ class Symbol:
     """1-based last line of the definition (best effort for pattern-based languages)."""
     terms: tuple[str, ...] = field(default=(), compare=False, repr=False)
     """Stemmed index terms of the name (filled by the index, so evaluation need not re-split)."""
+
+
+class SymbolRows(Sequence[Symbol]):
+    """A file's symbols as the index stores them: (file id, name, kind, start, end, stemmed terms
+    joined by spaces) rows, made into Symbol values only when someone reads them as such.
+
+    A retrieval weighs a couple of hundred candidate files, some of them generated with
+    thousands of definitions, but reads the definitions themselves of only the best few; the
+    rest need just the names and terms, which the rows give without a Symbol per definition.
+    """
+
+    __slots__ = ("_symbols", "derived", "rows")
+
+    def __init__(self, rows: list[tuple[int, str, str, int, int, str]]):
+        self.rows = rows
+        self.derived: dict[str, Any] = {}
+        """What readers work out from the rows (stems, names), by purpose: kept exactly as long
+        as the rows, which the index holds once per file version."""
+        self._symbols: tuple[Symbol, ...] | None = None
+
+    def _all(self) -> tuple[Symbol, ...]:
+        if self._symbols is None:
+            self._symbols = tuple(
+                Symbol(n, k, s, e, tuple(t.split())) for _, n, k, s, e, t in self.rows)
+        return self._symbols
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._all()[i]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[Symbol]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, SymbolRows):
+            return self.rows == other.rows
+        if isinstance(other, (list, tuple)):
+            return list(self._all()) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"SymbolRows({list(self._all())!r})"
+
+
+def symbol_names(syms: Sequence[Symbol]) -> Iterable[str]:
+    """The definitions' names in order, without making Symbols of stored rows."""
+    if isinstance(syms, SymbolRows):
+        return (row[1] for row in syms.rows)
+    return (s.name for s in syms)
 
 
 @dataclass(frozen=True)
@@ -151,7 +205,8 @@ class Evaluation:
     """Task concepts found in the path."""
     graph_links: list[str] = field(default_factory=list)
     """Import links to the strongest candidates ("imports tokens.ts")."""
-    symbols: list[Symbol] = field(default_factory=list)
+    symbols: Sequence[Symbol] = field(default_factory=list)
+    """The file's definitions in line order (shared with the index's memo: never changed)."""
     named: list[str] = field(default_factory=list)
     """Definitions whose names carry the task's words."""
     used_names: list[str] = field(default_factory=list)

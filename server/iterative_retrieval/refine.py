@@ -11,15 +11,16 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from .config import ablated
 from .dispatch import SearchCache
 from .index import Index
-from .models import Concept, Evaluation, Query
+from .models import Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
 from .query import STOP_WORDS, TASK_VERBS
 from .synonyms import synonyms
+from .textmemo import TextMemo
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem, term_counts
 
 HIGH = 0.7
@@ -32,6 +33,9 @@ SYNONYM_WEIGHT = 0.8
 MAX_FOCUS = 6
 FEEDBACK_TERMS_PER_FILE = 120
 FEEDBACK_POOL = 80
+
+_term_counts = TextMemo(term_counts, 4_000_000)
+"""A file's term counts, between retrievals too (a Counter holds more than its text)."""
 
 
 @dataclass
@@ -74,12 +78,20 @@ def missing_context(
         names = ev.used_names
         if not names:
             continue
-        defs = index.definitions(n.lower() for n in names)
+        defs = index.definers(n.lower() for n in names)
         ranked: list[tuple[float, str]] = []
         for name in names:
-            where = defs.get(name.lower(), [])
-            paths = {files[fid].path for fid, _ in where if fid in files}
-            if not paths or ev.path in paths or paths & kept or len(paths) > 3:
+            where = defs.get(name.lower())
+            if not where:
+                continue  # defined nowhere in the index
+            paths: set[str] = set()
+            for fid in where:
+                row = files.get(fid)
+                if row is not None:
+                    paths.add(row.path)
+                    if len(paths) > 3:
+                        break  # a common name: defined in too many files to point anywhere
+            if len(paths) > 3 or not paths or ev.path in paths or paths & kept:
                 continue
             overlap = len({stem(t) for t in identifier_terms(name)} & task_stems)
             ranked.append((overlap * 2 + (1 if name[0].isupper() else 0), name))
@@ -154,14 +166,13 @@ def _feedback(
             text = read_text(ev.path)
             if not text:
                 continue
-            counts = cache.counts[ev.path] = term_counts(text)
+            counts = cache.counts[ev.path] = _term_counts(text)
         counts = Counter(counts)
         total = sum(counts.values()) or 1
-        for sym in ev.symbols:
-            for t in identifier_terms(sym.name):
-                s = stem(t)
-                counts[s] += 3
-                surface.setdefault(s, t)
+        sym_counts, sym_surface = _symbol_terms(ev.symbols)
+        counts.update(sym_counts)  # 3 per use in a definition's name, new terms in that order
+        for s, t in sym_surface.items():
+            surface.setdefault(s, t)
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
             if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
                 continue
@@ -183,6 +194,23 @@ def _feedback(
     for s, _ in ranked[:6]:
         out.append(Concept(surface.get(s, s), "learned", LEARNED_WEIGHT, (s,)))
     return out
+
+
+def _symbol_terms(syms: Sequence[Symbol]) -> tuple[Counter[str], dict[str, str]]:
+    """Stems of a file's definition names, 3 per use, and the first word written for each;
+    kept with the index's rows (a top file comes back every cycle)."""
+    if isinstance(syms, SymbolRows) and "terms" in syms.derived:
+        return syms.derived["terms"]
+    counts: Counter[str] = Counter()
+    surface: dict[str, str] = {}
+    for name in symbol_names(syms):
+        for t in identifier_terms(name):
+            s = stem(t)
+            counts[s] += 3
+            surface.setdefault(s, t)
+    if isinstance(syms, SymbolRows):
+        syms.derived["terms"] = (counts, surface)
+    return counts, surface
 
 
 _WORDS_RE = re.compile(r"[A-Za-z]{2,}")

@@ -62,6 +62,8 @@ SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker", ".azure"}
 _SECRET_JSON_RE = re.compile(
     r"((credential|secret)s?|service[-_]?account|adminsdk|sa[-_]key)[^/]*\.(json|ya?ml)$", re.I
 )
+_SECRET_JSON_ENDS = (".json", ".yaml", ".yml", ".json\n", ".yaml\n", ".yml\n")
+"""How a name _SECRET_JSON_RE matches ends (`$` also matches before a final newline)."""
 # Cloud and CLI tools' credential stores kept under a config folder (a copied home folder).
 _SECRET_PATH_RE = re.compile(
     r"(^|/)\.config/(gcloud|gh|hub|doctl|op|helm/repositories)(/|$)|(^|/)\.composer/auth\.json$"
@@ -98,16 +100,45 @@ def check_root(root: str | os.PathLike[str]) -> Path:
 def is_inside(root: Path, path: str | os.PathLike[str]) -> bool:
     """True when path, with symlinks resolved, lies inside root (root itself excluded)."""
     try:
-        real = Path(os.path.realpath(path))
+        real = os.path.realpath(path)
     except (OSError, ValueError):
         return False
-    return real != root and root in real.parents
+    if os.name == "nt":  # case-insensitive paths: let pathlib compare them
+        p = Path(real)
+        return p != root and root in p.parents
+    # a string prefix test, as pathlib's would be on POSIX, without building Path objects
+    base = os.fspath(root)
+    return real.startswith(base if base.endswith("/") else base + "/") and real != base
 
 
 def is_secret(rel: str) -> bool:
     """Files that hold keys, tokens or credentials: never indexed, read or returned."""
-    parts = rel.split("/")
-    name = parts[-1]
+    folder, _, name = rel.rpartition("/")
+    return _secret(rel, name, folder_flags(folder))
+
+
+def is_default_excluded(rel: str) -> bool:
+    """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
+    folder, _, name = rel.rpartition("/")
+    return _default_excluded(name, folder_flags(folder))
+
+
+FolderFlags = tuple[bool, bool, bool]
+"""What a relative folder says of every file in it: (default-excluded, a secrets folder such as
+.ssh, a .kube folder); the same for all its files, so a listing works it out once per folder."""
+
+
+def folder_flags(folder: str) -> FolderFlags:
+    """FolderFlags of a relative folder ('' for the root)."""
+    parts = folder.split("/") if folder else []
+    return (
+        not EXCLUDED_DIRS.isdisjoint(parts) or ".egg-info/" in folder + "/",
+        not SECRET_DIRS.isdisjoint(parts),
+        bool(parts) and parts[-1] == ".kube",
+    )
+
+
+def _secret(rel: str, name: str, flags: FolderFlags) -> bool:
     if name in _SECRET_ALLOW:
         return False
     low = name.lower()
@@ -115,18 +146,16 @@ def is_secret(rel: str) -> bool:
         low in SECRET_NAMES
         or low.endswith(SECRET_SUFFIXES)
         or low.startswith(SECRET_PREFIXES)
-        or not SECRET_DIRS.isdisjoint(parts[:-1])
-        or bool(_SECRET_JSON_RE.search(low))
-        or (len(parts) >= 2 and parts[-2] == ".kube" and low == "config")
-        or bool(_SECRET_PATH_RE.search(rel))
+        or flags[1]
+        # the patterns run only on names and paths that hold a word every match contains
+        or (low.endswith(_SECRET_JSON_ENDS) and bool(_SECRET_JSON_RE.search(low)))
+        or (flags[2] and low == "config")
+        or ((".config/" in rel or ".composer/" in rel) and bool(_SECRET_PATH_RE.search(rel)))
     )
 
 
-def is_default_excluded(rel: str) -> bool:
-    """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
-    parts = rel.split("/")
-    name = parts[-1]
-    if not EXCLUDED_DIRS.isdisjoint(parts[:-1]) or ".egg-info/" in rel:
+def _default_excluded(name: str, flags: FolderFlags) -> bool:
+    if flags[0]:
         return True
     low = name.lower()
     return (
@@ -146,7 +175,11 @@ class Scope:
         self.exclude = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
 
     def admits(self, rel: str) -> bool:
-        if is_default_excluded(rel) or is_secret(rel):
+        folder, _, name = rel.rpartition("/")
+        return self._admits(rel, name, folder_flags(folder))
+
+    def _admits(self, rel: str, name: str, flags: FolderFlags) -> bool:
+        if _default_excluded(name, flags) or _secret(rel, name, flags):
             return False
         if self.exclude is not None and self.exclude.match_file(rel):
             return False
@@ -158,18 +191,37 @@ class Scope:
         if rels is None:
             rels = _walk(self.root)
         root = str(self.root)
+        prefix = root if root.endswith(os.sep) else root + os.sep
+        # A folder on the way may be a symlink out of the root too (git lists the files it
+        # once tracked there): one check per folder, from its parent's when that is inside.
         folders: dict[str, bool] = {}
+        resolved = os.path.realpath(root) == root
+
+        def inside(folder: str) -> bool:
+            known = folders.get(folder)
+            if known is not None:
+                return known
+            parent, _, name = folder.rpartition("/")
+            # inside a folder that is inside the root, a plain name that is no link stays inside
+            if resolved and name not in ("", ".", "..") and (not parent or inside(parent)) \
+                    and not os.path.islink(prefix + folder):
+                known = True
+            else:
+                known = is_inside(self.root, os.path.join(root, folder))
+            folders[folder] = known
+            return known
+
+        flags_of: dict[str, FolderFlags] = {}
         for rel in rels:
-            if not self.admits(rel):
+            folder, _, name = rel.rpartition("/")  # os.path.dirname, for the paths listed here
+            flags = flags_of.get(folder)
+            if flags is None:
+                flags = flags_of[folder] = folder_flags(folder)
+            if not self._admits(rel, name, flags):
                 continue
-            # A folder on the way may be a symlink out of the root too (git lists the files it
-            # once tracked there): one real-path check per folder.
-            folder = os.path.dirname(rel)
-            if folder and folders.setdefault(
-                folder, is_inside(self.root, os.path.join(root, folder))
-            ) is False:
+            if folder and not inside(folder):
                 continue
-            ab = os.path.join(root, rel)
+            ab = prefix + rel  # os.path.join, for a relative path
             try:
                 st = os.lstat(ab)  # the one system call per file of a refresh
                 if st_.S_ISLNK(st.st_mode):
@@ -210,32 +262,69 @@ def _inside_git(root: Path) -> bool:
 
 
 def _walk(root: Path) -> Iterator[str]:
-    """A walk that honours every .gitignore (nested too); symlinked folders are not entered."""
-    specs: list[tuple[str, pathspec.PathSpec]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        rel_dir = "" if rel_dir == "." else rel_dir
-        specs = [(base, s) for base, s in specs if rel_dir == base or rel_dir.startswith(base)]
-        if ".gitignore" in filenames:
-            lines = _read_lines(Path(dirpath) / ".gitignore")
-            if lines:
-                specs.append((rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitignore", lines)))
+    """A walk that honours every .gitignore (nested too); symlinked folders are not entered.
 
-        def ignored(rel: str, is_dir: bool) -> bool:
-            probe = rel + "/" if is_dir else rel
-            return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
+    Top-down like os.walk (a folder's files, sorted, then its folders, sorted), on scandir's
+    entries: the entry says whether it is a symbolic link, and the relative folder is carried
+    down instead of recomputed (relpath and islink per folder were most of a warm refresh).
+    """
+    yield from _walk_dir(os.fspath(root), "", [])
 
-        keep = []
-        for d in sorted(dirnames):
-            rel = f"{rel_dir}/{d}" if rel_dir else d
-            if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS or ignored(rel, True):
-                continue
-            full = os.path.join(dirpath, d)
-            if os.path.islink(full) or os.path.exists(os.path.join(full, "pyvenv.cfg")):
-                continue  # symlinked folders are not entered; virtualenvs are not source
-            keep.append(d)
-        dirnames[:] = keep
-        for f in sorted(filenames):
-            rel = f"{rel_dir}/{f}" if rel_dir else f
-            if not ignored(rel, False):
-                yield rel
+
+def _walk_dir(
+    dirpath: str, rel_dir: str, specs: list[tuple[str, pathspec.PathSpec]]
+) -> Iterator[str]:
+    scanned = _scan(dirpath)
+    if scanned is None:
+        return  # unreadable, or vanished: skipped, as os.walk skips it
+    dirs, filenames = scanned
+    if ".gitignore" in filenames:
+        lines = _read_lines(Path(dirpath) / ".gitignore")
+        if lines:
+            specs = [*specs, (rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitignore", lines))]
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        if not specs:
+            return False
+        probe = rel + "/" if is_dir else rel
+        return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
+
+    keep = []
+    for d in sorted(dirs):
+        rel = f"{rel_dir}/{d}" if rel_dir else d
+        if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS or ignored(rel, True):
+            continue
+        full = os.path.join(dirpath, d)
+        if dirs[d] or os.path.exists(os.path.join(full, "pyvenv.cfg")):
+            continue  # symlinked folders are not entered; virtualenvs are not source
+        keep.append((full, rel))
+    for f in sorted(filenames):
+        rel = f"{rel_dir}/{f}" if rel_dir else f
+        if not ignored(rel, False):
+            yield rel
+    for full, rel in keep:
+        yield from _walk_dir(full, rel, specs)
+
+
+def _scan(dirpath: str) -> tuple[dict[str, bool], list[str]] | None:
+    """(folder name → is a symbolic link, other names) of one folder, as os.walk sorts them:
+    an entry that is a folder or a link to one is a folder; None when it cannot be read."""
+    dirs: dict[str, bool] = {}
+    files: list[str] = []
+    try:
+        with os.scandir(dirpath) as it:
+            for entry in it:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if not is_dir:
+                    files.append(entry.name)
+                    continue
+                try:
+                    dirs[entry.name] = entry.is_symlink()
+                except OSError:
+                    dirs[entry.name] = False
+    except OSError:
+        return None
+    return dirs, files

@@ -24,7 +24,9 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
-from .. import __version__
+# languages: the index imports it on first parse; a server parses soon (a save, an open
+# buffer), and that first save should not wait for the import
+from .. import __version__, languages  # noqa: F401
 from ..config import Settings
 from ..loop import Cancelled
 from .commands import SLOW_STEP

@@ -1,0 +1,30 @@
+"""Memos of pure functions of a file's text, kept between retrievals."""
+
+from iterative_retrieval.textmemo import TextMemo
+
+
+def test_answers_are_remembered_by_text():
+    """The same text is worked out once; an edited text is a new key, never a stale answer."""
+    calls = []
+    memo = TextMemo(lambda text: calls.append(text) or len(text))
+    assert memo("abc") == 3 and memo("abc") == 3
+    assert memo("abcd") == 4
+    assert calls == ["abc", "abcd"]
+
+
+def test_the_oldest_texts_leave_first_past_the_bound():
+    """Past max_chars the oldest keys go, and a text longer than the bound is never kept."""
+    calls = []
+    memo = TextMemo(lambda text: calls.append(text) or text.upper(), max_chars=6)
+    memo("aaa"), memo("bbb"), memo("ccc")  # 9 characters: "aaa" leaves
+    memo("bbb"), memo("ccc"), memo("aaa")
+    memo("x" * 10), memo("x" * 10)
+    assert calls == ["aaa", "bbb", "ccc", "aaa", "x" * 10, "x" * 10]
+
+
+def test_get_keys_on_more_than_the_text():
+    """get() remembers under a key that includes the text, e.g. (pattern, text)."""
+    memo = TextMemo[int]()
+    assert memo.get(("p", "ab"), "ab", len) == 2
+    assert memo.get(("p", "ab"), "ab", lambda t: 99) == 2
+    assert memo.get(("q", "ab"), "ab", lambda t: 7) == 7
