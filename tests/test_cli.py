@@ -184,3 +184,21 @@ def test_two_roots_rank_together(tmp_path):
     got = {(Path(f["root"]).name, f["path"]) for f in out["files"]}
     assert {("api", "src/billing.py"), ("web", "src/invoice_view.ts")} <= got
     assert len(out["roots"]) == 2
+
+
+def test_the_same_task_gives_the_same_answer_whatever_the_hash_seed(tmp_path):
+    """Ranking, reasons (their graph links included) and regions do not depend on set order."""
+    import os
+
+    outs = []
+    for seed in ("1", "2", "3"):
+        p = subprocess.run(
+            [sys.executable, "-m", "iterative_retrieval", "retrieve", "Fix the authentication token expiry bug",
+             "--root", str(EXAMPLES / "auth-service"), "--json", "-q", "--cache-dir", str(tmp_path / "cache")],
+            capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}, timeout=120,
+        )
+        assert p.returncode == 0, p.stderr
+        out = json.loads(p.stdout)
+        outs.append([(f["path"], f["relevance"], f["reason"], f["regions"]) for f in out["files"]])
+    assert outs[0] == outs[1] == outs[2]
+    assert any("imports" in r for _, _, r, _ in outs[0])

@@ -514,9 +514,9 @@ def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]
             if my_keys & anchor_imports.get(a.path, set()):
                 links.append(f"imported by {a.path.rsplit('/', 1)[-1]}")
         mine = {k for t in imports[fid] for k in _import_keys(t)}
-        for k in mine & set(anchor_keys):
-            a = anchor_keys[k]
-            if a is not ev:
+        linked = {id(anchor_keys[k]) for k in mine if k in anchor_keys}
+        for a in anchors:  # in rank order, so that the reason reads the same on every run
+            if a is not ev and id(a) in linked:
                 links.append(f"imports {a.path.rsplit('/', 1)[-1]}")
         links = list(dict.fromkeys(links))
         ev.features["graph"] = min(len(links), 3) / 3
