@@ -1,8 +1,8 @@
 """DISPATCH: turn a query into a few hundred candidate files.
 
 Candidates are the union of fielded-BM25 hits per concept (weighted by the concept), files that
-define a named identifier, files whose path matches a mentioned path or frame, and the files that
-define the focus areas from the last cycle's gaps. Excludes and the test/doc rule apply here.
+define a named identifier, files whose path matches a mentioned path, frame or commit scope
+(scope.py), and the files that define the focus areas from the last cycle's gaps. Excludes and the test/doc rule apply here.
 """
 
 from __future__ import annotations

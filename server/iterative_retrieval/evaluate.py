@@ -113,12 +113,10 @@ def evaluate(
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
-    # `c not in cands`, looked up by file id first (equal candidates have equal ids)
-    by_id: dict[int, list[Candidate]] = {}
-    for c in cands:
-        by_id.setdefault(c.file_id, []).append(c)
+    # dispatch hands out one candidate per file: the file id says whether it is in already
+    taken = {c.file_id for c in cands}
     cands += [c for c in candidates if c.sources & {"path", "frame", "focus", "definition", "scope"}
-              and not any(x is c or x == c for x in by_id.get(c.file_id, ()))][:50]
+              and c.file_id not in taken][:50]
     # half of the BM25 feature is the task's own concepts (stand-ins at their share): learned
     # terms come from the best files themselves, so they may lift a file, not crown it
     task_bm25 = {c.file_id: _task_bm25(c.file_id, task_stats, subs) for c in cands}

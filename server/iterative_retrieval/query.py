@@ -81,7 +81,7 @@ _NOT_COMPONENTS = frozenset(
     bug bugfix fix fixes fixed feat feature enh enhancement doc docs maint tst bld api dep rev sty
     wip note notes update minor misc cleanup release version merge revert hotfix security
     breaking perf test tests chore refactor style build ci description summary problem issue
-    question title context environment steps expected actual error warning traceback exception
+    question title context environment steps expected actual error traceback exception
     edit proposal request motivation example examples output input result results usage re fwd
     todo important hint tip warning caution info debug reason cause solution workaround
     """.split()
