@@ -84,6 +84,10 @@ async def slow_client(lsp_client: LanguageClient, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("slow")
     lsp_client.workspace_root = copy_example(tmp, "auth-service")
     await start(lsp_client, tmp, [lsp_client.workspace_root])
+    # as an editor shows "index ready" first: a retrieve sent before the server's first refresh
+    # is scheduled (it waits for the client's configuration) would leave that refresh running
+    # after the cancel, and `status` would rightly say "indexing"
+    await wait_ready(lsp_client)
     yield
     await lsp_client.shutdown_session()
 
