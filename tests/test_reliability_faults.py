@@ -444,8 +444,10 @@ def test_killed_mid_index_then_restarted(tmp_path):
                 break
             time.sleep(0.05)
         else:
+            ps = subprocess.run(["ps", "-o", "pid,ppid,stat,etime,wchan:20,args", "-g", str(proc.pid)],
+                                capture_output=True, text=True).stdout
             os.killpg(proc.pid, signal.SIGKILL)
-            raise AssertionError("worker processes outlived the killed indexer")
+            raise AssertionError("worker processes outlived the killed indexer:\n" + ps)
         # Touch a few files between runs, as an editor would.
         for i in range(0, 60, 7):
             (root / f"pkg/m0/mod_{i}.py").write_text(module_text(i, WORDS) + f"# edit {point}\n")

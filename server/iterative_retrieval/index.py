@@ -243,11 +243,12 @@ def to_row(p: Parsed) -> Row:
             p.skipped, p.path_text, p.symbol_text, p.body_text, symbols, p.outline.imports)
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Worker initializer: end when the indexing process dies, even by SIGKILL (Linux).
 
     Otherwise a killed `iterative-retrieval index` leaves its workers waiting on a queue whose
-    other end their siblings still hold: for ever.
+    other end their siblings still hold: for ever. A parent killed between the fork and this
+    call sends no signal, so `parent` (its pid) is checked after asking for one.
     """
     try:
         import ctypes
@@ -256,6 +257,8 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not Linux: nothing to do
         pass
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
 
 
 def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
@@ -498,7 +501,7 @@ class Index:
         pool = None
         try:
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
-                                       initializer=die_with_parent)
+                                       initializer=die_with_parent, initargs=(os.getpid(),))
             # A bounded window of chunks in flight: results wait in memory only while the store
             # is behind, and a stopped refresh leaves little work to cancel.
             pending: deque = deque()
