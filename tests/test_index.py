@@ -111,6 +111,22 @@ def test_classify():
     assert classify("pyproject.toml", "toml") == "config"
 
 
+def test_kinds_of_another_classifier_are_redone_on_open(tmp_path):
+    """The file list reads each file's stored kind: an index whose kinds another version of
+    classify() stored gets today's kinds when it is opened, without a re-index."""
+    root = write_files(tmp_path / "ws", {"src/app.py": "x = 1\n", "tests/test_app.py": "y = 2\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    with idx.conn:
+        idx.conn.execute("UPDATE files SET kind='doc'")
+        idx.conn.execute("UPDATE meta SET value='0' WHERE key='classifier'")
+    idx.close()
+    idx, scope = open_index(root, tmp_path / "c")
+    assert {f.path: f.kind for f in idx.all_files()} == {"src/app.py": "source",
+                                                         "tests/test_app.py": "test"}
+    assert idx.refresh(scope, 1_000_000).indexed == 0
+
+
 def _contents(idx):
     """Everything an index holds, keyed by path (file ids differ between builds)."""
     c = idx.conn
@@ -221,6 +237,30 @@ def test_read_memos_follow_writes(tmp_path):
     assert list(defs) == ["alpha", "beta"] and len(defs["alpha"]) == 2
     idx.put_text("c.py", "def gamma(): pass\n")
     assert idx.definitions(["gamma"]) and len(idx.all_files()) == 3
+
+
+def test_packed_outline_matches_the_symbols_table(tmp_path):
+    """A file's symbols are read from one packed row, the same rows the symbols table holds in
+    line order; a packed row this Python cannot load is read from the table instead."""
+    text = "class A:\n    def b(self): pass\n\n    def c(self): pass\n\ndef d(): pass\n"
+    root = write_files(tmp_path / "ws", {"a.py": text})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    fid = idx.file_id("a.py")
+    table = idx.conn.execute("SELECT file_id, name, kind, start, end, terms FROM symbols"
+                             " WHERE file_id=? ORDER BY start", (fid,)).fetchall()
+    assert [r[1] for r in table] == ["A", "b", "c", "d"]
+    assert idx.symbols_of_many([fid])[fid].rows == table
+    with idx.conn:
+        idx.conn.execute("UPDATE outlines SET rows=x'00ff'")
+    idx.close()
+    idx, _ = open_index(root, tmp_path / "c")
+    assert idx.symbols_of_many([fid])[fid].rows == table
+    write_files(root, {"a.py": "def e(): pass\n"})
+    idx.refresh(scope, 1_000_000)
+    fid = idx.file_id("a.py")
+    assert [r[1] for r in idx.symbols_of_many([fid])[fid].rows] == ["e"]
+    assert idx.conn.execute("SELECT count(*) FROM outlines").fetchone()[0] == 1
 
 
 def test_stored_symbol_rows_read_like_symbols(tmp_path):

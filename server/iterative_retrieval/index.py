@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import logging
+import marshal
 import os
 import re
 import sqlite3
@@ -31,7 +32,7 @@ from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
@@ -104,6 +105,11 @@ _EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench")
 """Every match of _EXAMPLE_DIR_RE contains one of these."""
 _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
+
+
+CLASSIFIER_VERSION = "1"
+"""Bump with any change to classify(): an index stored by another version is re-classified when
+it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
 
 def classify(rel: str, lang: str | None) -> str:
@@ -243,6 +249,23 @@ def to_row(p: Parsed) -> Row:
             p.skipped, p.path_text, p.symbol_text, p.body_text, symbols, p.outline.imports)
 
 
+def _pack(fid: int, symbols: list[tuple]) -> bytes:
+    """A file's symbols as symbols_of_many returns them, (file id, name, kind, start, end,
+    terms) in line order, in one value: reading a candidate's thousands of definitions is then
+    one row and a C-level load, not a row and a tuple per definition (a third of a CLI run's
+    reads on a 10k-file tree)."""
+    rows = [(fid, name, kind, start, end, terms) for name, _, kind, start, end, terms in symbols]
+    rows.sort(key=itemgetter(3))  # stable: definitions that start on one line keep their order
+    return marshal.dumps(rows)
+
+
+def _unpack(packed: bytes) -> list[tuple[int, str, str, int, int, str]]:
+    rows = marshal.loads(packed)
+    if not isinstance(rows, list):
+        raise TypeError("not a list of symbol rows")
+    return rows
+
+
 def die_with_parent(parent: int | None = None) -> None:
     """Worker initializer: end when the indexing process dies, even by SIGKILL (Linux).
 
@@ -294,6 +317,7 @@ class Index:
         try:
             self.conn = self._open(discard)
             self._clear_overlays()
+            self._reclassify()
         except (sqlite3.DatabaseError, OSError) as exc:
             raise (diagnose(exc) or exc) from exc
 
@@ -382,6 +406,7 @@ class Index:
                     terms TEXT);
                 CREATE INDEX symbols_lname ON symbols(lname);
                 CREATE INDEX symbols_file ON symbols(file_id);
+                CREATE TABLE outlines(file_id INTEGER PRIMARY KEY, rows BLOB);
                 CREATE TABLE imports(file_id INTEGER, target TEXT);
                 CREATE INDEX imports_file ON imports(file_id);
                 CREATE VIRTUAL TABLE fts USING fts5(
@@ -399,6 +424,19 @@ class Index:
         with self._lock, self.conn:
             for (rel,) in self.conn.execute("SELECT path FROM files WHERE overlay=1").fetchall():
                 self._delete(rel)
+
+    def _reclassify(self) -> None:
+        """Store every file's kind by today's classify() if another version stored them."""
+        with self._lock:
+            row = self.conn.execute("SELECT value FROM meta WHERE key='classifier'").fetchone()
+            if row and row[0] == CLASSIFIER_VERSION:
+                return
+            rows = self.conn.execute("SELECT id, path, lang FROM files").fetchall()
+            with self.conn:
+                self.conn.executemany("UPDATE files SET kind=? WHERE id=?",
+                                      [(classify(path, lang), fid) for fid, path, lang in rows])
+                self.conn.execute("INSERT OR REPLACE INTO meta VALUES('classifier', ?)",
+                                  (CLASSIFIER_VERSION,))
 
     def close(self) -> None:
         with self._lock:
@@ -564,6 +602,7 @@ class Index:
             self.conn.executemany(
                 "INSERT INTO symbols VALUES(?,?,?,?,?,?,?)", [(fid, *s) for s in symbols]
             )
+            self.conn.execute("INSERT INTO outlines VALUES(?,?)", (fid, _pack(fid, symbols)))
         if imports:
             self.conn.executemany("INSERT INTO imports VALUES(?,?)", [(fid, t) for t in imports])
         return True
@@ -577,6 +616,7 @@ class Index:
         self._reads.clear()
         self.conn.execute("DELETE FROM fts WHERE rowid=?", (fid,))
         self.conn.execute("DELETE FROM symbols WHERE file_id=?", (fid,))
+        self.conn.execute("DELETE FROM outlines WHERE file_id=?", (fid,))
         self.conn.execute("DELETE FROM imports WHERE file_id=?", (fid,))
         self.conn.execute("DELETE FROM files WHERE id=?", (fid,))
 
@@ -638,10 +678,10 @@ class Index:
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
                 q = ",".join("?" * len(chunk))
-                for fid, path, lang, lines in self.conn.execute(
-                    f"SELECT id, path, lang, lines FROM files WHERE id IN ({q})", chunk
+                for fid, path, lang, kind, lines in self.conn.execute(
+                    f"SELECT id, path, lang, kind, lines FROM files WHERE id IN ({q})", chunk
                 ):
-                    out[fid] = FileRow(fid, path, lang, classify(path, lang), lines)
+                    out[fid] = FileRow(fid, path, lang, kind, lines)
         return out
 
     def all_files(self) -> list[FileRow]:
@@ -649,12 +689,9 @@ class Index:
             self._check_version()
             rows = self._reads.get("all_files")
             if rows is None:
-                # the kind is computed on read, so a better classifier needs no re-index
                 rows = self._reads["all_files"] = [
-                    FileRow(fid, path, lang, classify(path, lang), lines)
-                    for fid, path, lang, lines in self.conn.execute(
-                        "SELECT id, path, lang, lines FROM files WHERE skipped IS NULL"
-                    )
+                    FileRow(*row) for row in self.conn.execute(
+                        "SELECT id, path, lang, kind, lines FROM files WHERE skipped IS NULL")
                 ]
             return list(rows)
 
@@ -816,12 +853,15 @@ class Index:
             for k in range(0, len(todo), 500):
                 chunk = todo[k : k + 500]
                 q = ",".join("?" * len(chunk))
-                rows = self.conn.execute(
-                    f"SELECT file_id, name, kind, start, end, terms FROM symbols"
-                    f" WHERE file_id IN ({q}) ORDER BY file_id, start", chunk,
-                ).fetchall()
-                for fid, group in itertools.groupby(rows, itemgetter(0)):  # no per-row Python
-                    fetched[fid] = list(group)
+                for fid, packed in self.conn.execute(
+                    f"SELECT file_id, rows FROM outlines WHERE file_id IN ({q})", chunk
+                ).fetchall():
+                    try:
+                        fetched[fid] = _unpack(packed)
+                    except (ValueError, EOFError, TypeError):  # another Python's marshal
+                        fetched[fid] = self.conn.execute(
+                            "SELECT file_id, name, kind, start, end, terms FROM symbols"
+                            " WHERE file_id=? ORDER BY start", (fid,)).fetchall()
             added = sum(map(len, fetched.values()))
             if self._symbols_held + added > SYMBOLS_MEMO_MAX:
                 memo.clear()

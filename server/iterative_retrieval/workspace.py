@@ -43,7 +43,6 @@ EXCLUDED_SUFFIXES = tuple(
     .onnx .pt .h5 .egg-info
     """.split()
 )
-_EXCLUDED_INFIX = (".generated.",)
 
 SECRET_NAMES = frozenset(
     """
@@ -161,7 +160,7 @@ def _default_excluded(name: str, flags: FolderFlags) -> bool:
     return (
         name in EXCLUDED_NAMES
         or low.endswith(EXCLUDED_SUFFIXES)
-        or any(i in low for i in _EXCLUDED_INFIX)
+        or ".generated." in low
     )
 
 
@@ -267,43 +266,42 @@ def _walk(root: Path) -> Iterator[str]:
     Top-down like os.walk (a folder's files, sorted, then its folders, sorted), on scandir's
     entries: the entry says whether it is a symbolic link, and the relative folder is carried
     down instead of recomputed (relpath and islink per folder were most of a warm refresh).
+    An explicit stack, not recursion: a path yielded from nested generators passes through
+    each of them, which cost more than the scan itself on deep trees.
     """
-    yield from _walk_dir(os.fspath(root), "", [])
+    stack: list[tuple[str, str, list[tuple[str, pathspec.PathSpec]]]] = [(os.fspath(root), "", [])]
+    while stack:
+        dirpath, rel_dir, specs = stack.pop()
+        scanned = _scan(dirpath)
+        if scanned is None:
+            continue  # unreadable, or vanished: skipped, as os.walk skips it
+        dirs, filenames = scanned
+        if ".gitignore" in filenames:
+            lines = _read_lines(Path(dirpath) / ".gitignore")
+            if lines:
+                base = rel_dir + "/" if rel_dir else ""
+                specs = [*specs, (base, pathspec.PathSpec.from_lines("gitignore", lines))]
+        head = rel_dir + "/" if rel_dir else ""
+        keep = []
+        for d in sorted(dirs):
+            rel = head + d
+            if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS \
+                    or (specs and _ignored(specs, rel + "/")):
+                continue
+            full = os.path.join(dirpath, d)
+            if dirs[d] or os.path.exists(os.path.join(full, "pyvenv.cfg")):
+                continue  # symlinked folders are not entered; virtualenvs are not source
+            keep.append((full, rel, specs))
+        for f in sorted(filenames):
+            rel = head + f
+            if not specs or not _ignored(specs, rel):
+                yield rel
+        stack.extend(reversed(keep))  # popped in sorted order
 
 
-def _walk_dir(
-    dirpath: str, rel_dir: str, specs: list[tuple[str, pathspec.PathSpec]]
-) -> Iterator[str]:
-    scanned = _scan(dirpath)
-    if scanned is None:
-        return  # unreadable, or vanished: skipped, as os.walk skips it
-    dirs, filenames = scanned
-    if ".gitignore" in filenames:
-        lines = _read_lines(Path(dirpath) / ".gitignore")
-        if lines:
-            specs = [*specs, (rel_dir + "/" if rel_dir else "", pathspec.PathSpec.from_lines("gitignore", lines))]
-
-    def ignored(rel: str, is_dir: bool) -> bool:
-        if not specs:
-            return False
-        probe = rel + "/" if is_dir else rel
-        return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
-
-    keep = []
-    for d in sorted(dirs):
-        rel = f"{rel_dir}/{d}" if rel_dir else d
-        if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS or ignored(rel, True):
-            continue
-        full = os.path.join(dirpath, d)
-        if dirs[d] or os.path.exists(os.path.join(full, "pyvenv.cfg")):
-            continue  # symlinked folders are not entered; virtualenvs are not source
-        keep.append((full, rel))
-    for f in sorted(filenames):
-        rel = f"{rel_dir}/{f}" if rel_dir else f
-        if not ignored(rel, False):
-            yield rel
-    for full, rel in keep:
-        yield from _walk_dir(full, rel, specs)
+def _ignored(specs: list[tuple[str, pathspec.PathSpec]], probe: str) -> bool:
+    """Whether a .gitignore on the way ignores `probe` (a folder ends with '/')."""
+    return any(s.match_file(probe[len(base):]) for base, s in specs if probe.startswith(base))
 
 
 def _scan(dirpath: str) -> tuple[dict[str, bool], list[str]] | None:
