@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from operator import add, itemgetter, mul
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
@@ -59,9 +59,8 @@ Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class FileRow:
-    """One indexed file."""
+class FileRow(NamedTuple):
+    """One indexed file (a tuple: every retrieval makes one per file of the tree)."""
 
     id: int
     path: str
@@ -689,10 +688,8 @@ class Index:
             self._check_version()
             rows = self._reads.get("all_files")
             if rows is None:
-                rows = self._reads["all_files"] = [
-                    FileRow(*row) for row in self.conn.execute(
-                        "SELECT id, path, lang, kind, lines FROM files WHERE skipped IS NULL")
-                ]
+                rows = self._reads["all_files"] = list(map(FileRow._make, self.conn.execute(
+                    "SELECT id, path, lang, kind, lines FROM files WHERE skipped IS NULL")))
             return list(rows)
 
     def derived(self, name: str) -> dict:
