@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
-import pathspec
 
 from .index import FileRow, Index
 from .models import Candidate, Concept, Query
@@ -222,9 +221,9 @@ def dispatch(
                     path_hits.setdefault(fid, []).append(concept.text)
 
     if query.patterns:
-        spec = pathspec.PathSpec.from_lines("gitignore", query.patterns)
+        matches = path_matcher(query.patterns)
         for fid in bm25:
-            if spec.match_file(files[fid].path):
+            if matches(files[fid].path):
                 extra.setdefault(fid, []).append("pattern")
 
     def key(fid: int) -> float:
@@ -270,6 +269,36 @@ def _key(bm25: float, sources: Collection[str]) -> float:
     return bm25 * bonus + (5.0 if path else 0.0)
 
 
+_GLOB_CHARS = frozenset("*?[]!\\#")
+
+
+def path_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
+    """Whether a relative path matches any of the gitignore-style patterns.
+
+    The loop's own patterns are folders of good files (`src/auth/**`) and paths it excluded:
+    those are prefix tests. Anything else (a user's globs) goes to pathspec.
+    """
+    lines = list(patterns)
+    prefixes = []
+    for line in lines:
+        lit = line[:-3] if line.endswith("/**") else line
+        lit = lit[1:] if lit.startswith("/") else lit
+        # a literal with a slash inside is anchored at the root, like a path
+        if not lit or "/" not in lit.strip("/") or lit != lit.strip() or lit.endswith("/") \
+                or not _GLOB_CHARS.isdisjoint(lit) or "//" in lit or "/./" in f"/{lit}/" \
+                or "/../" in f"/{lit}/":
+            import pathspec  # only for real globs: its import is a tenth of a CLI start
+
+            spec = pathspec.PathSpec.from_lines("gitignore", lines)
+            return spec.match_file
+        prefixes.append(lit + "/")
+        if not line.endswith("/**"):
+            prefixes.append(lit)
+    whole = frozenset(p for p in prefixes if not p.endswith("/"))
+    heads = tuple(p for p in prefixes if p.endswith("/"))
+    return lambda path: path in whole or path.startswith(heads)
+
+
 def _admitter(
     query: Query, excluded: set[str], memo: dict | None = None
 ) -> Callable[[FileRow], bool]:
@@ -279,8 +308,8 @@ def _admitter(
     write), each file is judged once per set of patterns."""
     # no spec at all when there is no pattern: an empty one still normalises every path
     lines = [e for e in query.excludes if e not in excluded]
-    excl = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
-    req = pathspec.PathSpec.from_lines("gitignore", query.required_patterns) if query.required_patterns else None
+    excl = path_matcher(lines) if lines else None
+    req = path_matcher(query.required_patterns) if query.required_patterns else None
     named = {fr.path.lower() for fr in query.frames}
     key = (tuple(lines), query.required_patterns, query.frames, query.include_tests)
     if memo is not None and key not in memo and len(memo) >= 64:
@@ -288,9 +317,9 @@ def _admitter(
     verdicts: dict[int, bool] = memo.setdefault(key, {}) if memo is not None else {}
 
     def judge(row: FileRow) -> bool:
-        if excl is not None and excl.match_file(row.path):
+        if excl is not None and excl(row.path):
             return False
-        if req is not None and not req.match_file(row.path):
+        if req is not None and not req(row.path):
             return False
         if row.kind in ("test", "doc") and not query.include_tests:
             return bool(named) and any(row.path.lower().endswith(n) for n in named)

@@ -13,10 +13,12 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from .config import PROJECT_IGNORE_FILE
+
+if TYPE_CHECKING:
+    import pathspec
 
 # Default excludes, split by shape so that the check per file is a few set look-ups: it runs on
 # every file of every refresh, and generic glob matching costs milliseconds per file.
@@ -169,9 +171,9 @@ class Scope:
 
     def __init__(self, root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()):
         self.root = root
-        self.include = pathspec.PathSpec.from_lines("gitignore", list(include)) if include else None
+        self.include = _spec(list(include)) if include else None
         lines = list(exclude) + _read_lines(root / PROJECT_IGNORE_FILE)
-        self.exclude = pathspec.PathSpec.from_lines("gitignore", lines) if lines else None
+        self.exclude = _spec(lines) if lines else None
 
     def admits(self, rel: str) -> bool:
         folder, _, name = rel.rpartition("/")
@@ -233,6 +235,14 @@ class Scope:
                 yield WorkspaceFile(rel, ab, st)
 
 
+def _spec(lines: list[str]) -> pathspec.PathSpec:
+    """Gitignore-style patterns; pathspec is imported only when some are in play (a git
+    repository and no settings need none), since it is a tenth of a CLI run's imports."""
+    import pathspec
+
+    return pathspec.PathSpec.from_lines("gitignore", lines)
+
+
 def _read_lines(path: Path) -> list[str]:
     try:
         return path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -280,7 +290,7 @@ def _walk(root: Path) -> Iterator[str]:
             lines = _read_lines(Path(dirpath) / ".gitignore")
             if lines:
                 base = rel_dir + "/" if rel_dir else ""
-                specs = [*specs, (base, pathspec.PathSpec.from_lines("gitignore", lines))]
+                specs = [*specs, (base, _spec(lines))]
         head = rel_dir + "/" if rel_dir else ""
         keep = []
         for d in sorted(dirs):
