@@ -92,3 +92,15 @@ def test_check_root_errors(tmp_path):
     f.write_text("x")
     with pytest.raises(WorkspaceError, match="not a folder"):
         check_root(f)
+
+
+def test_a_virtualenv_folder_is_not_walked(tmp_path):
+    """A folder holding pyvenv.cfg is a virtualenv, whatever its name; the root itself is not
+    judged (a project may keep one at its top)."""
+    root = write_files(tmp_path / "ws", {
+        "pyvenv.cfg": "home = /usr\n", "app.py": "x = 1\n",
+        "env-3.11/pyvenv.cfg": "home = /usr\n", "env-3.11/lib/site.py": "y = 2\n",
+        "tools/gen.py": "z = 3\n",
+    })
+    rels = sorted(f.rel for f in Scope(check_root(root)).files())
+    assert rels == ["app.py", "pyvenv.cfg", "tools/gen.py"]

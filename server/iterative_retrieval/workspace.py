@@ -189,8 +189,9 @@ class Scope:
     def files(self) -> Iterator[WorkspaceFile]:
         """Files in scope: git's tracked + untracked-not-ignored, else a gitignore-aware walk."""
         rels = _git_files(self.root)
+        listed = rels is not None
         if rels is None:
-            rels = _walk(self.root)
+            rels = _walk(self.root)  # it enters no symlinked folder: no folder check needed
         root = str(self.root)
         prefix = root if root.endswith(os.sep) else root + os.sep
         # A folder on the way may be a symlink out of the root too (git lists the files it
@@ -220,7 +221,7 @@ class Scope:
                 flags = flags_of[folder] = folder_flags(folder)
             if not self._admits(rel, name, flags):
                 continue
-            if folder and not inside(folder):
+            if listed and folder and not inside(folder):
                 continue
             ab = prefix + rel  # os.path.join, for a relative path
             try:
@@ -286,6 +287,8 @@ def _walk(root: Path) -> Iterator[str]:
         if scanned is None:
             continue  # unreadable, or vanished: skipped, as os.walk skips it
         dirs, filenames = scanned
+        if rel_dir and ("pyvenv.cfg" in filenames or "pyvenv.cfg" in dirs):
+            continue  # a virtualenv is not source
         if ".gitignore" in filenames:
             lines = _read_lines(Path(dirpath) / ".gitignore")
             if lines:
@@ -298,10 +301,9 @@ def _walk(root: Path) -> Iterator[str]:
             if d in EXCLUDED_DIRS or d.endswith(".egg-info") or d in SECRET_DIRS \
                     or (specs and _ignored(specs, rel + "/")):
                 continue
-            full = os.path.join(dirpath, d)
-            if dirs[d] or os.path.exists(os.path.join(full, "pyvenv.cfg")):
-                continue  # symlinked folders are not entered; virtualenvs are not source
-            keep.append((full, rel, specs))
+            if dirs[d]:
+                continue  # symlinked folders are not entered
+            keep.append((os.path.join(dirpath, d), rel, specs))
         for f in sorted(filenames):
             rel = head + f
             if not specs or not _ignored(specs, rel):
