@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         from .mcp_server import run as run_mcp
 
         return run_mcp(args.root, args.cache_dir, redact=args.redact)
+    from . import heap
+
+    heap.short_run()
     try:
         return _run(args)
     except BrokenPipeError:  # `| head` closed stdout: not an error of ours

@@ -38,7 +38,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
-from . import __version__, languages  # noqa: F401 - languages: up front, as in lsp/server.py
+from . import __version__, heap, languages  # noqa: F401 - languages: up front, as in lsp/server.py
 from .config import Settings
 from .engine import Engine
 from .loop import Cancelled
@@ -264,6 +264,22 @@ class Workspace:
             raise ToolError(f"the index could not be read or written: {exc}") from exc
         finally:
             stop.set()
+            self._settle_later()
+
+    def _settle_later(self) -> None:
+        """heap.settle once the answer is sent, unless the next call has begun (its own end
+        will settle then)."""
+
+        def settle() -> None:
+            if self.work_lock.acquire(blocking=False):
+                try:
+                    heap.settle()
+                finally:
+                    self.work_lock.release()
+
+        timer = threading.Timer(0.1, settle)
+        timer.daemon = True
+        timer.start()
 
     def start_warmup(self) -> None:
         """Index a --root in the background so the first retrieval is fast."""

@@ -107,6 +107,8 @@ async def _answer(
         raise JsonRpcInternalError(message) from None
     finally:
         ls.end_request(msg_id)
+        if command != CMD_STATUS:  # polled while indexing; it allocates next to nothing
+            ls.settle_soon()
 
 
 # -- retrieve ----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from pygls.uris import to_fs_path
 
 # languages: the index imports it on first parse; a server parses soon (a save, an open
 # buffer), and that first save should not wait for the import
-from .. import __version__, languages  # noqa: F401
+from .. import __version__, heap, languages  # noqa: F401
 from ..config import Settings
 from ..loop import Cancelled
 from .commands import SLOW_STEP
@@ -99,6 +99,10 @@ class RetrievalProtocol(LanguageServerProtocol):
         super()._handle_cancel_notification(msg_id)
 
 
+SETTLE_DELAY = 0.1
+"""Seconds after an answer before the heap is settled (or again after, while requests run)."""
+
+
 class RetrievalServer(LanguageServer):
     """The server's state; handlers are registered on it by `create_server`."""
 
@@ -126,6 +130,9 @@ class RetrievalServer(LanguageServer):
         self._index_lock = asyncio.Lock()
         self._queued_refresh: asyncio.Task | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._settle: asyncio.TimerHandle | None = None
+        self._running = 0
+        """Commands begun and not ended."""
         self.pending_messages: list[tuple[types.MessageType, str]] = []
         """Warnings found before the client can be told (during initialize)."""
 
@@ -154,15 +161,31 @@ class RetrievalServer(LanguageServer):
     def begin_request(self, msg_id: Any) -> threading.Event:
         """The cancellation flag of a request (already set when it was cancelled before it ran)."""
         flag = self._cancel_flags.setdefault(msg_id, threading.Event())
+        self._running += 1
         if self.stopping.is_set():
             flag.set()
         return flag
 
     def end_request(self, msg_id: Any) -> None:
         self._cancel_flags.pop(msg_id, None)
+        self._running -= 1
 
     def cancel_request(self, msg_id: Any) -> None:
         self._cancel_flags.setdefault(msg_id, threading.Event()).set()
+
+    def settle_soon(self, delay: float = SETTLE_DELAY) -> None:
+        """Collect and freeze the heap once no request is running (see heap.settle): after an
+        answer is on its way, not during the next one. Call on the event loop."""
+        if self._settle is not None:
+            self._settle.cancel()
+        self._settle = asyncio.get_running_loop().call_later(delay, self._settle_now)
+
+    def _settle_now(self) -> None:
+        self._settle = None
+        if self._running or self.index_busy():
+            self.settle_soon()  # busy: later
+        else:
+            heap.settle()
 
     def stop_everything(self) -> None:
         self.stopping.set()
@@ -272,6 +295,7 @@ class RetrievalServer(LanguageServer):
                 return []
             self.last_refresh = [s.to_dict() for s in stats]
             self.index_state, self.index_error = "ready", None
+            self.settle_soon()
             files = sum(s.files for s in stats)
             read = sum(s.indexed for s in stats)
             progress.end(f"{files} files indexed ({read} read)")
