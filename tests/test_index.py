@@ -286,3 +286,31 @@ def test_stored_symbol_rows_read_like_symbols(tmp_path):
     assert idx.definers(["parse_time"]) == {
         "parse_time": [f for f, _ in idx.definitions(["parse_time"])["parse_time"]]}
     assert idx.imports_of_many([fid]) == {fid: idx.imports_of(fid)}
+
+
+def test_counts_do_not_wait_for_a_running_write(tmp_path):
+    """`status` reads the last committed counts on a connection of its own: a batch being
+    written (the index lock held, a transaction open) does not hold it up."""
+    import threading
+
+    root = write_files(tmp_path / "ws", {"a.py": "x = 1\n", "blob.txt": "\0\0\0"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    idx.put_text("c.py", "y = 2\n")
+    writing, release = threading.Event(), threading.Event()
+
+    def hold_a_write():
+        with idx._lock, idx.conn:
+            idx.conn.execute("INSERT INTO files(path) VALUES('uncommitted.py')")
+            writing.set()
+            release.wait(10)
+
+    t = threading.Thread(target=hold_a_write)
+    t.start()
+    try:
+        assert writing.wait(10)
+        assert idx.counts() == (2, {"binary": 1}, 1)
+    finally:
+        release.set()
+        t.join()
+    assert idx.counts() == (3, {"binary": 1}, 1)

@@ -311,13 +311,14 @@ class Engine:
         for root in self.roots:
             idx = self.index(root)
             last = self.last_refresh.get(str(root))
+            files, skipped, buffers = idx.counts()
             out.append({
                 "root": str(root),
                 "index": str(idx.db_path),
                 "index_problem": idx.problem,
-                "files": idx.file_count(),
-                "skipped": idx.skipped_counts(),
-                "open_buffers": len(idx.overlay_paths()),
+                "files": files,
+                "skipped": skipped,
+                "open_buffers": buffers,
                 "last_refresh": last.to_dict() if last else None,
             })
         return {"roots": out}

@@ -310,6 +310,9 @@ class Index:
         """Memo of symbols_of_many: file id → its symbols."""
         self._data_version: int | None = None
         self._symbols_held = 0
+        self._reader: sqlite3.Connection | None = None
+        """A second connection, for `counts` (opened on first use)."""
+        self._reader_lock = threading.Lock()
         self._reads: dict[str, Any] = {}
         """Memos of all_files, definitions, search_term, doc_freqs, file_count and imports_of;
         any write empties them."""
@@ -440,6 +443,10 @@ class Index:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+        with self._reader_lock:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
 
     # -- updating ----------------------------------------------------------------------------
 
@@ -913,6 +920,31 @@ class Index:
                 "SELECT id FROM files WHERE path=? AND skipped IS NULL", (rel,)
             ).fetchone()
         return row[0] if row else None
+
+    def counts(self) -> tuple[int, dict[str, int], int]:
+        """(files indexed, files skipped by reason, open buffers) as last committed.
+
+        Read on a connection of its own, without the index lock: WAL readers do not wait for a
+        writer, so `status` answers at once while a first index holds the lock for a batch
+        (hundreds of milliseconds with large files, or while SQLite merges FTS segments).
+        """
+        if self.in_memory:
+            with self._lock:
+                return self._counts(self.conn)
+        with self._reader_lock:
+            if self._reader is None:
+                self._reader = sqlite3.connect(self.db_path, check_same_thread=False,
+                                               timeout=lock_timeout())
+                self._reader.execute("PRAGMA query_only=1")
+            return self._counts(self._reader)
+
+    @staticmethod
+    def _counts(conn: sqlite3.Connection) -> tuple[int, dict[str, int], int]:
+        by_state = conn.execute(
+            "SELECT skipped, count(*), sum(overlay) FROM files GROUP BY skipped").fetchall()
+        files = sum(n for skipped, n, _ in by_state if skipped is None)
+        skipped = {reason: n for reason, n, _ in by_state if reason is not None}
+        return files, skipped, sum(b or 0 for _, _, b in by_state)
 
     def skipped_counts(self) -> dict[str, int]:
         with self._lock:
