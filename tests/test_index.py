@@ -98,6 +98,10 @@ def test_parallel_cold_index(tmp_path):
     stats = idx.refresh(scope, 1_000_000)
     assert stats.indexed == 450
     assert idx.definitions(["func_449"])
+    # stored without an fsync per checkpoint, then back to normal and checkpointed
+    assert idx.conn.execute("PRAGMA synchronous").fetchone()[0] == 1
+    busy, frames, copied = idx.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and frames == copied
 
 
 def test_classify():
