@@ -27,7 +27,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import add, mul
 from typing import Callable, Mapping
 
 from .models import Outline, Symbol
@@ -143,31 +144,33 @@ _RUST_RAW = r'r(?P<h>#*)"[\s\S]*?(?:"(?P=h)|\Z)'
 _RB_BEGIN = r"=begin(?<=^=begin)\b[\s\S]*?(?:^=end\b[^\n]*|\Z)"
 
 
-class _TooDense(Exception):
-    """The text has so many strings/comments that cleaning would be slow; scan it raw."""
-
-
 def _cleaner(*parts: str, flags: int = 0) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts), flags)
+    """One pattern for a language's strings and comments; a group around it makes `split`
+    return the tokens between the text."""
+    return re.compile("(" + "|".join(f"(?:{p})" for p in parts) + ")", flags)
+
+
+_COMMENT_STARTS = ("/", "#", "=")
+_KEEP = ('""', " ")  # a string, a comment
 
 
 def _clean(rx: re.Pattern[str], text: str) -> str:
-    """Text with strings emptied and comments blanked; same number of lines."""
-    seen = [0]
+    """Text with strings emptied and comments blanked; same number of lines.
 
-    def repl(m: re.Match[str]) -> str:
-        seen[0] += 1
-        if seen[0] > MAX_TOKENS:
-            raise _TooDense
-        t = m.group()
-        k = t.count("\n")
-        keep = " " if t[0] in "/#=" else '""'
-        return keep + "\n\x01" * k if k else keep
-
-    try:
-        return rx.sub(repl, text)
-    except _TooDense:
+    Every step is a C call over all tokens (no Python per token: a file can hold 100k of them).
+    """
+    parts = rx.split(text)
+    stride = rx.groups + 1  # the text before a token, then the pattern's groups
+    tokens = parts[1::stride]
+    if len(tokens) > MAX_TOKENS:
         return text
+    keeps = map(_KEEP.__getitem__, map(str.startswith, tokens, repeat(_COMMENT_STARTS)))
+    breaks = map(mul, repeat("\n\x01"), map(str.count, tokens, repeat("\n")))
+    texts = parts[::stride]
+    out = [""] * (2 * len(texts) - 1)
+    out[::2] = texts
+    out[1::2] = map(add, keeps, breaks)
+    return "".join(out)
 
 
 # --------------------------------------------------------------------------------------------
@@ -600,27 +603,42 @@ def _js_imports(raw: list[str], clean: list[str]) -> list[str]:
     return out
 
 
+_GO_IMPORT_AT = re.compile(r"^[^\S\n]*import", re.M)
+
+
 def _go_imports(raw: list[str], clean: list[str]) -> list[str]:
-    out = []
-    block = False
-    for i, line in enumerate(raw):
-        c = clean[i].strip()
-        if block:
-            if c.startswith(")"):
-                block = False
-                continue
-            m = _GO_ITEM.match(line)
-            if m and _live(clean, i):
-                out.append(m.group(1))
-        elif c.startswith("import"):
-            if re.match(r"import\s*\(", c):
-                block = ")" not in c
-                out.extend(re.findall(r'"([^"\n]+)"', line))
-            else:
-                m = _GO_ONE.match(line)
-                if m:
-                    out.append(m.group(1))
+    """Paths of `import "x"` lines and `import (` blocks.
+
+    Only a line that starts with `import` once cleaned begins one: a regex over the whole text
+    finds them, so the rest of a file (all but its head) costs no Python.
+    """
+    out: list[str] = []
+    cleaned = "\n".join(clean)
+    i = pos = 0
+    block_end = -1  # the last line of the latest block
+    for m in _GO_IMPORT_AT.finditer(cleaned):
+        i += cleaned.count("\n", pos, m.start())
+        pos = m.start()
+        if i <= block_end:
+            continue
+        if re.match(r"import\s*\(", clean[i].strip()):
+            out.extend(re.findall(r'"([^"\n]+)"', raw[i]))
+            block_end = i if ")" in clean[i] else _go_block(raw, clean, i + 1, out)
+        else:
+            one = _GO_ONE.match(raw[i])
+            if one:
+                out.append(one.group(1))
     return out
+
+
+def _go_block(raw: list[str], clean: list[str], i: int, out: list[str]) -> int:
+    """The paths of an import block from line i into `out`; the line that closes it."""
+    while i < len(clean) and not clean[i].strip().startswith(")"):
+        m = _GO_ITEM.match(raw[i])
+        if m and _live(clean, i):
+            out.append(m.group(1))
+        i += 1
+    return i
 
 
 def _line_imports(rx: re.Pattern[str], needle: str, group: int = 1, raw_text: bool = False):
