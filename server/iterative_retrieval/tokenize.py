@@ -123,7 +123,14 @@ def stemmed_terms(ident: str) -> tuple[str, ...]:
 
 
 def _stemmed_terms(ident: str) -> tuple[str, ...]:
+    if _RUN_NAME.fullmatch(ident):
+        # the same terms, from the memo of the body text's runs: a file's names are in its text
+        return tuple(_RUN_TERMS[ident].split())
     return tuple(stem(t) for t in identifier_terms(ident)) if len(ident) <= 80 else ()
+
+
+# A name that is one run of identifier characters, as IDENT_RE matches it whole.
+_RUN_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 _STEMMED = _Memo(_stemmed_terms, CACHE_MAX)
