@@ -24,6 +24,7 @@ from operator import add, itemgetter, mul
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
+from . import heap
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
 from .models import IndexStats, Outline, Symbol, SymbolRows
@@ -281,6 +282,17 @@ def die_with_parent(parent: int | None = None) -> None:
         pass
     if parent is not None and os.getppid() != parent:
         os._exit(1)
+
+
+def _start_worker(parent: int) -> None:
+    """Worker initializer: die_with_parent, and no cyclic garbage collector (heap.short_run).
+
+    A forked worker inherits a command line's setting, a spawned one (a server's) does not.
+    Parsing makes no reference cycles (a full collection after 5k Go files found 11 objects),
+    so the collector's passes over the growing memos found nothing and cost 5% of the CPU.
+    """
+    die_with_parent(parent)
+    heap.short_run()
 
 
 def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
@@ -564,7 +576,7 @@ class Index:
         pool = None
         try:
             pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
-                                       initializer=die_with_parent, initargs=(os.getpid(),))
+                                       initializer=_start_worker, initargs=(os.getpid(),))
             # A bounded window of chunks in flight: results wait in memory only while the store
             # is behind, and a stopped refresh leaves little work to cancel.
             pending: deque = deque()
