@@ -1093,3 +1093,37 @@ def test_typical_file_is_fast():
         for _ in range(20):
             extract_outline(text, language)
         assert (time.perf_counter() - start) / 20 < 0.02
+
+
+def test_go_imports_anywhere_a_line_starts_with_import():
+    """Indented, late (invalid Go, as in test data) and one-line blocks count; an `import` in a
+    comment or a string does not, and one inside a block is read as an item (`alias "path"`)."""
+    src = (
+        "package p\n"
+        "  import \"a\"\n"
+        "// import \"no1\"\n"
+        "var s = `\nimport \"no2\"\n`\n"
+        "import ( \"b\"; \"c\" )\n"
+        "func f() {}\n"
+        "import (\n"
+        "\t\"d\" // import \"no3\"\n"
+        "\t/* \"no4\" */\n"
+        "import \"e\"\n"
+        ")\n"
+        "import \"f\"\n"
+        "import (\n"
+        "\t\"g\"\n"
+    )
+    assert extract_outline(src, "go").imports == ("a", "b", "c", "d", "e", "f", "g")
+
+
+def test_cleaning_keeps_lines_and_blanks_strings_and_comments(monkeypatch):
+    """A string becomes "", a comment a space, each line a token spans is kept (marked \\x01
+    after its first); with too many tokens the text is scanned as it is."""
+    from iterative_retrieval import languages
+
+    rx = languages._SPECS["go"].cleaner
+    src = 'a := "x{" + `raw\n{\n` // c {\n/* b\n{ */ b\'{\'\n'
+    assert languages._clean(rx, src) == 'a := "" + ""\n\x01\n\x01  \n \n\x01 b""\n'
+    monkeypatch.setattr(languages, "MAX_TOKENS", 4)
+    assert languages._clean(rx, src) == src

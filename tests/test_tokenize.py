@@ -1,14 +1,17 @@
 """Identifier-aware tokenization and the light stemmer."""
 
+import re
 from collections import Counter
 
 import pytest
 
+from iterative_retrieval import tokenize
 from iterative_retrieval.tokenize import (
     identifier_terms,
     path_terms,
     split_identifier,
     stem,
+    stemmed_terms,
     term_counts,
 )
 
@@ -69,3 +72,40 @@ def test_long_digit_runs_tokenize_in_linear_time():
     """
     text = "3." + "1415926535" * 10_000 + "\n2x 7up 12.5abc\n"
     assert term_counts(text) == Counter({"2x": 1, "up": 1, "7up": 1, "abc": 1, "5abc": 1})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "getUserById(x_1, $el) 3dTexture 42 0x1F",
+        "naïve café_au_lait Straße x\u00a0y z\u2028w",  # non-ASCII letters and spaces separate runs
+        "caf\xe9 na\xefve",  # latin-1 decoded
+        "lone \udcff surrogate\udcffhere",  # what surrogateescape decoding leaves
+        "tab\tnl\nvt\x0bff\x0cfs\x1cend\r\n",
+        "",
+    ],
+)
+def test_runs_are_the_regex_runs(text):
+    """The byte-table runs are exactly what the pattern [A-Za-z0-9_$]+ finds."""
+    assert tokenize._runs(text) == re.findall(r"[A-Za-z0-9_$]+", text)
+
+
+def test_memo_keeps_two_generations():
+    """A full memo starts a new generation; entries in use move back, the others are dropped."""
+    calls = []
+    memo = tokenize._Memo(lambda k: calls.append(k) or k.upper(), 4)  # generations of 2
+    assert [memo[k] for k in "abc"] == ["A", "B", "C"]  # c starts a new generation
+    assert memo["a"] == "A"  # from the old generation, not computed again
+    assert memo["d"] == "D"  # a new generation: b, unused since, is dropped
+    assert memo["a"] == "A" and memo["b"] == "B"
+    assert calls == ["a", "b", "c", "d", "b"]
+    assert len(memo) + len(memo.old) <= 4
+
+
+@pytest.mark.parametrize(
+    "name", ["getUserById", "HTTPServer2Go", "fooFoo", "_1_2", "a$b", "x" * 81, "Tokens", "is_ok"]
+)
+def test_stemmed_terms_of_a_run_name_match_the_generic_path(name):
+    """A name taken from the run memo gets the terms split_identifier's path gives it."""
+    generic = tuple(stem(t) for t in identifier_terms(name)) if len(name) <= 80 else ()
+    assert stemmed_terms(name) == generic
