@@ -603,27 +603,29 @@ def _js_imports(raw: list[str], clean: list[str]) -> list[str]:
     return out
 
 
-_GO_IMPORT_AT = re.compile(r"^[^\S\n]*import", re.M)
-
-
 def _go_imports(raw: list[str], clean: list[str]) -> list[str]:
     """Paths of `import "x"` lines and `import (` blocks.
 
-    Only a line that starts with `import` once cleaned begins one: a regex over the whole text
-    finds them, so the rest of a file (all but its head) costs no Python.
+    Only a line that starts with `import` once cleaned begins one, and the word is rare
+    elsewhere in code: a search for it in the whole text finds them, so the rest of a file (all
+    but its head) costs no Python.
     """
     out: list[str] = []
     cleaned = "\n".join(clean)
     i = pos = 0
-    block_end = -1  # the last line of the latest block
-    for m in _GO_IMPORT_AT.finditer(cleaned):
-        i += cleaned.count("\n", pos, m.start())
-        pos = m.start()
-        if i <= block_end:
+    done = -1  # the last line read
+    at = cleaned.find("import")
+    while at >= 0:
+        i += cleaned.count("\n", pos, at)
+        pos = at
+        at = cleaned.find("import", at + 6)
+        if i <= done or clean[i].lstrip()[:6] != "import":
             continue
+        done = i
         if re.match(r"import\s*\(", clean[i].strip()):
             out.extend(re.findall(r'"([^"\n]+)"', raw[i]))
-            block_end = i if ")" in clean[i] else _go_block(raw, clean, i + 1, out)
+            if ")" not in clean[i]:
+                done = _go_block(raw, clean, i + 1, out)
         else:
             one = _GO_ONE.match(raw[i])
             if one:
