@@ -157,7 +157,10 @@ def _run_terms(run: str) -> str:
         # one word (`token`, `Token`, `TOKEN`): what split_identifier would make of it
         w = run.lower()
         return "" if not MIN_PART <= len(w) <= 80 or w in CODE_STOP else stem(w) + " "
-    return "".join(t + " " for i in IDENT_RE.findall(run) for t in _ident_stems(i))
+    if run[0].isdigit():  # maybe digits, then names
+        return "".join(t + " " for i in IDENT_RE.findall(run) for t in _ident_stems(i))
+    terms = _ident_stems(run)  # one IDENT_RE match
+    return " ".join(terms) + " " if terms else ""
 
 
 _RUN_TERMS = _Memo(_run_terms, CACHE_MAX)
