@@ -25,8 +25,10 @@ def test_settle_freezes_survivors_and_a_full_settle_collects_frozen_cycles():
         del a, b  # a cycle, garbage only now that it is frozen
         gc.collect()
         assert probe() is not None  # frozen: an ordinary collection does not see it
-        for _ in range(heap.FULL_EVERY):
-            heap.settle()
+        for _ in range(heap.FULL_EVERY + 1):
+            heap.settle(idle=False)  # a request under way: no full collection
+        assert probe() is not None
+        heap.settle()  # the first idle settle after FULL_EVERY
         assert probe() is None
     finally:
         gc.unfreeze()

@@ -25,14 +25,17 @@ def short_run() -> None:
     gc.disable()
 
 
-def settle() -> None:
-    """A long-lived server between requests: collect what the last one left, then freeze the
-    survivors (the memos) so that the collector's passes during the next request walk only what
-    that request allocates. Every FULL_EVERY settles the frozen objects are collected too."""
+def settle(idle: bool = True) -> None:
+    """A long-lived server after an answer: collect what is young, then freeze the survivors
+    (the memos) so that the collector's passes during the next request walk only what that
+    request allocates. Cheap (milliseconds), so it also runs while a next request is under way;
+    every FULL_EVERY settles, at the first idle one, the frozen objects are collected too
+    (a cycle that became garbage after it was frozen)."""
     global _settles
     with _lock:
         _settles += 1
-        if _settles % FULL_EVERY == 0:
+        if idle and _settles >= FULL_EVERY:
+            _settles = 0
             gc.unfreeze()
         gc.collect()
         gc.freeze()

@@ -267,17 +267,17 @@ class Workspace:
             self._settle_later()
 
     def _settle_later(self) -> None:
-        """heap.settle once the answer is sent, unless the next call has begun (its own end
-        will settle then)."""
+        """heap.settle once the answer is sent (a full collection only if no call has begun)."""
 
         def settle() -> None:
-            if self.work_lock.acquire(blocking=False):
-                try:
-                    heap.settle()
-                finally:
+            idle = self.work_lock.acquire(blocking=False)
+            try:
+                heap.settle(idle)
+            finally:
+                if idle:
                     self.work_lock.release()
 
-        timer = threading.Timer(0.1, settle)
+        timer = threading.Timer(0.05, settle)
         timer.daemon = True
         timer.start()
 

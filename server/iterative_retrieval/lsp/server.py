@@ -99,8 +99,8 @@ class RetrievalProtocol(LanguageServerProtocol):
         super()._handle_cancel_notification(msg_id)
 
 
-SETTLE_DELAY = 0.1
-"""Seconds after an answer before the heap is settled (or again after, while requests run)."""
+SETTLE_DELAY = 0.05
+"""Seconds after an answer before the heap is settled (the answer is written first)."""
 
 
 class RetrievalServer(LanguageServer):
@@ -174,18 +174,15 @@ class RetrievalServer(LanguageServer):
         self._cancel_flags.setdefault(msg_id, threading.Event()).set()
 
     def settle_soon(self, delay: float = SETTLE_DELAY) -> None:
-        """Collect and freeze the heap once no request is running (see heap.settle): after an
-        answer is on its way, not during the next one. Call on the event loop."""
-        if self._settle is not None:
-            self._settle.cancel()
-        self._settle = asyncio.get_running_loop().call_later(delay, self._settle_now)
+        """Collect and freeze the heap (see heap.settle) once an answer is on its way: a
+        moment later, and a full collection only when no request is running. Call on the
+        event loop."""
+        if self._settle is None:
+            self._settle = asyncio.get_running_loop().call_later(delay, self._settle_now)
 
     def _settle_now(self) -> None:
         self._settle = None
-        if self._running or self.index_busy():
-            self.settle_soon()  # busy: later
-        else:
-            heap.settle()
+        heap.settle(idle=not (self._running or self.index_busy()))
 
     def stop_everything(self) -> None:
         self.stopping.set()
