@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
-
 from .index import FileRow, Index
 from .models import Candidate, Concept, Query
 from .scope import path_keys, scope_matches
@@ -281,8 +280,8 @@ def path_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
     lines = list(patterns)
     prefixes = []
     for line in lines:
-        lit = line[:-3] if line.endswith("/**") else line
-        lit = lit[1:] if lit.startswith("/") else lit
+        lit = line.removesuffix("/**")
+        lit = lit.removeprefix("/")
         # a literal with a slash inside is anchored at the root, like a path
         if not lit or "/" not in lit.strip("/") or lit != lit.strip() or lit.endswith("/") \
                 or not _GLOB_CHARS.isdisjoint(lit) or "//" in lit or "/./" in f"/{lit}/" \

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from collections.abc import Callable
 from itertools import repeat
 from operator import mul
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 # A name, or digits glued to a name (`3dTexture`). The digit branch starts only at the head of a
 # digit run and never backtracks: otherwise a long run of digits with no letter after it (a file

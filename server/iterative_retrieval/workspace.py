@@ -16,7 +16,6 @@ from pathlib import Path
 
 from .config import PROJECT_IGNORE_FILE
 
-
 # Default excludes, split by shape so that the check per file is a few set look-ups: it runs on
 # every file of every refresh, and generic glob matching costs milliseconds per file.
 EXCLUDED_DIRS = frozenset(
@@ -256,7 +255,7 @@ class GitIgnore:
     which knows which pattern is the last to match (a `!negation` can undo an earlier one).
     """
 
-    __slots__ = ("spec", "_normalize", "_names", "_suffixes", "_prefixes", "_segment", "_path")
+    __slots__ = ("_names", "_normalize", "_path", "_prefixes", "_segment", "_suffixes", "spec")
 
     def __init__(self, lines: list[str]):
         import pathspec
