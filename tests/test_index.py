@@ -318,3 +318,15 @@ def test_counts_do_not_wait_for_a_running_write(tmp_path):
         release.set()
         t.join()
     assert idx.counts() == (3, {"binary": 1}, 1)
+
+
+def test_counts_survive_a_deleted_cache_file(tmp_path):
+    """The cache file deleted under a running server: `status` still answers (from the open
+    connection) and no empty database is made in its place."""
+    root = write_files(tmp_path / "ws", {"a.py": "x = 1\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / "c" / (idx.db_path.name + suffix)).unlink(missing_ok=True)
+    assert idx.counts() == (1, {}, 0)
+    assert not idx.db_path.exists()

@@ -105,28 +105,3 @@ def test_a_virtualenv_folder_is_not_walked(tmp_path):
     rels = sorted(f.rel for f in Scope(check_root(root)).files())
     assert rels == ["app.py", "pyvenv.cfg", "tools/gen.py"]
 
-
-def test_gitignore_quick_test_agrees_with_pathspec():
-    """GitIgnore answers what pathspec's gitignore matching answers: its quick test of names,
-    suffixes, prefixes and the remaining patterns only lets through paths that may match."""
-    import itertools
-
-    import pathspec
-
-    from iterative_retrieval.workspace import GitIgnore
-
-    lines = ["*.o", "!keep.o", "build/", "/dist", "modules.order", ".tmp*", "*.c.[012]*.*",
-             "docs/**/*.md", "a/b", "\\#*\\#", "*~", "**/gen/", "foo[0-9]", "# comment", "",
-             "!important/", "*.min.js", "tmp/**", "x\\ y"]
-    paths = ["a.o", "src/a.o", "keep.o", "src/keep.o", "build/x.c", "src/build/y.c", "build",
-             "dist/a", "src/dist/a", "modules.order", "x/modules.order", ".tmp_versions/a",
-             "src/.tmpfile", "k.c.0r.t", "docs/a/b.md", "docs/b.md", "src/docs/a.md", "a/b",
-             "a/b/c", "x/a/b", "#x#", "d/#y#", "f~", "src/gen/a.py", "gen/b", "foo1", "foo12",
-             "important/a.o", "app.min.js", "tmp/a", "src/tmp/a", "x y", "src/main.c",
-             "README", "weird\nname.o"]
-    for n in (1, 2, 3):
-        for combo in itertools.combinations(lines, n):
-            ours = GitIgnore(list(combo))
-            spec = pathspec.PathSpec.from_lines("gitignore", combo)
-            for p in paths:
-                assert ours.match_file(p) == spec.match_file(p), (combo, p)

@@ -2,7 +2,8 @@
 
 Candidates are the union of fielded-BM25 hits per concept (weighted by the concept), files that
 define a named identifier, files whose path matches a mentioned path, frame or commit scope
-(scope.py), and the files that define the focus areas from the last cycle's gaps. Excludes and the test/doc rule apply here.
+(scope.py), and the files that define the focus areas from the last cycle's gaps. Excludes and
+the test/doc rule apply here.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
+from .gitignore import path_matcher
 from .index import FileRow, Index
 from .models import Candidate, Concept, Query
 from .scope import path_keys, scope_matches
@@ -266,36 +268,6 @@ def _key(bm25: float, sources: Collection[str]) -> float:
     if "pattern" in sources:
         bonus += 0.2
     return bm25 * bonus + (5.0 if path else 0.0)
-
-
-_GLOB_CHARS = frozenset("*?[]!\\#")
-
-
-def path_matcher(patterns: Iterable[str]) -> Callable[[str], bool]:
-    """Whether a relative path matches any of the gitignore-style patterns.
-
-    The loop's own patterns are folders of good files (`src/auth/**`) and paths it excluded:
-    those are prefix tests. Anything else (a user's globs) goes to pathspec.
-    """
-    lines = list(patterns)
-    prefixes = []
-    for line in lines:
-        lit = line.removesuffix("/**")
-        lit = lit.removeprefix("/")
-        # a literal with a slash inside is anchored at the root, like a path
-        if not lit or "/" not in lit.strip("/") or lit != lit.strip() or lit.endswith("/") \
-                or not _GLOB_CHARS.isdisjoint(lit) or "//" in lit or "/./" in f"/{lit}/" \
-                or "/../" in f"/{lit}/":
-            import pathspec  # only for real globs: its import is a tenth of a CLI start
-
-            spec = pathspec.PathSpec.from_lines("gitignore", lines)
-            return spec.match_file
-        prefixes.append(lit + "/")
-        if not line.endswith("/**"):
-            prefixes.append(lit)
-    whole = frozenset(p for p in prefixes if not p.endswith("/"))
-    heads = tuple(p for p in prefixes if p.endswith("/"))
-    return lambda path: path in whole or path.startswith(heads)
 
 
 def _admitter(

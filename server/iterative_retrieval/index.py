@@ -856,15 +856,6 @@ class Index:
                         out[n] = list(memo[n])
         return out
 
-    def symbols_of(self, fid: int) -> list[Symbol]:
-        with self._lock:
-            return [
-                Symbol(n, k, s, e)
-                for n, k, s, e in self.conn.execute(
-                    "SELECT name, kind, start, end FROM symbols WHERE file_id=? ORDER BY start", (fid,)
-                )
-            ]
-
     def symbols_of_many(self, fids: list[int]) -> dict[int, SymbolRows]:
         """file id → its symbols in line order (files without any are left out).
 
@@ -959,15 +950,22 @@ class Index:
         writer, so `status` answers at once while a first index holds the lock for a batch
         (hundreds of milliseconds with large files, or while SQLite merges FTS segments).
         """
-        if self.in_memory:
-            with self._lock:
-                return self._counts(self.conn)
-        with self._reader_lock:
-            if self._reader is None:
-                self._reader = sqlite3.connect(self.db_path, check_same_thread=False,
-                                               timeout=lock_timeout())
-                self._reader.execute("PRAGMA query_only=1")
-            return self._counts(self._reader)
+        if not self.in_memory:
+            with self._reader_lock:
+                try:
+                    if self._reader is None:
+                        # mode=rw: a cache file deleted meanwhile is not made anew, empty
+                        self._reader = sqlite3.connect(
+                            f"{self.db_path.resolve().as_uri()}?mode=rw", uri=True,
+                            check_same_thread=False, timeout=lock_timeout())
+                        self._reader.execute("PRAGMA query_only=1")
+                    return self._counts(self._reader)
+                except sqlite3.Error:  # no file, or not this index's any more: ask the writer
+                    if self._reader is not None:
+                        self._reader.close()
+                        self._reader = None
+        with self._lock:
+            return self._counts(self.conn)
 
     @staticmethod
     def _counts(conn: sqlite3.Connection) -> tuple[int, dict[str, int], int]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import PROJECT_IGNORE_FILE
+from .gitignore import GitIgnore
 
 # Default excludes, split by shape so that the check per file is a few set look-ups: it runs on
 # every file of every refresh, and generic glob matching costs milliseconds per file.
@@ -167,9 +168,9 @@ class Scope:
 
     def __init__(self, root: Path, include: Iterable[str] = (), exclude: Iterable[str] = ()):
         self.root = root
-        self.include = _spec(list(include)) if include else None
+        self.include = GitIgnore(list(include)) if include else None
         lines = list(exclude) + _read_lines(root / PROJECT_IGNORE_FILE)
-        self.exclude = _spec(lines) if lines else None
+        self.exclude = GitIgnore(lines) if lines else None
 
     def admits(self, rel: str) -> bool:
         folder, _, name = rel.rpartition("/")
@@ -232,92 +233,6 @@ class Scope:
                 yield WorkspaceFile(rel, ab, st)
 
 
-def _spec(lines: list[str]) -> GitIgnore:
-    """Gitignore-style patterns; pathspec is imported only when some are in play (a git
-    repository and no settings need none), since it is a tenth of a CLI run's imports."""
-    return GitIgnore(lines)
-
-
-_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
-_ANY_FOLDER, _SEGMENT_END = "^(?:.+/)?", "(?:/|$)"
-_LITERAL = re.compile(r"(?:[^\\.^$*+?{}\[\]|()/]|\\[^A-Za-z0-9])+")
-_ANY_NAME = "[^/]*"
-
-
-class GitIgnore:
-    """pathspec's gitignore matching, with a quick test of all the patterns first.
-
-    pathspec tries the patterns one by one, in Python: Linux's top `.gitignore` alone made the
-    walk of its 78k files take 6.5 s. Most paths match no pattern at all. Most patterns name a
-    file or folder anywhere (`*.o`, `.tmp_versions`, `modules.order`): a path matches one when
-    one of its segments ends with, starts with or is a literal, which sets and `str` methods
-    say in C; the other patterns are tried as one regex. A path that passes goes to pathspec,
-    which knows which pattern is the last to match (a `!negation` can undo an earlier one).
-    """
-
-    __slots__ = ("_names", "_normalize", "_path", "_prefixes", "_segment", "_suffixes", "spec")
-
-    def __init__(self, lines: list[str]):
-        import pathspec
-        from pathspec.util import normalize_file
-
-        self.spec = pathspec.PathSpec.from_lines("gitignore", lines)
-        self._normalize = normalize_file
-        names: set[str] = set()
-        suffixes: list[str] = []
-        prefixes: list[str] = []
-        segment: list[str] = []
-        path: list[str] = []
-        plain = re.compile("").flags
-        for p in self.spec.patterns:
-            rx = getattr(p, "regex", None)
-            if p.include is None or rx is None:
-                continue
-            if rx.flags != plain or "(?P=" in rx.pattern:
-                path = segment = names = None  # type: ignore[assignment]  # pathspec alone
-                break
-            src = _NAMED_GROUP.sub("(?:", rx.pattern)
-            body = src[len(_ANY_FOLDER):-len(_SEGMENT_END)]
-            if not (src.startswith(_ANY_FOLDER) and src.endswith(_SEGMENT_END)) or \
-                    "/" in body.replace("[^/]", ""):
-                path.append(src)
-            elif _LITERAL.fullmatch(body):
-                names.add(_unescape(body))
-            elif body.startswith(_ANY_NAME) and _LITERAL.fullmatch(body[len(_ANY_NAME):]):
-                suffixes.append(_unescape(body[len(_ANY_NAME):]))
-            elif body.endswith(_ANY_NAME) and _LITERAL.fullmatch(body[:-len(_ANY_NAME)]):
-                prefixes.append(_unescape(body[:-len(_ANY_NAME)]))
-            else:
-                segment.append(body)
-        self._names = names
-        self._suffixes, self._prefixes = tuple(suffixes), tuple(prefixes)
-        try:
-            self._segment = re.compile("|".join(segment)) if segment else None
-            self._path = re.compile("|".join(f"(?:{x})" for x in path)) if path else None
-        except (re.error, TypeError):  # an odd pattern: pathspec alone
-            self._names = None  # type: ignore[assignment]
-
-    def match_file(self, path: str) -> bool:
-        if self._names is not None and "\n" not in path and not self._may_match(path):
-            return False
-        return self.spec.match_file(path)
-
-    def _may_match(self, path: str) -> bool:
-        norm = self._normalize(path)
-        if self._path is not None and self._path.match(norm):
-            return True
-        for seg in norm.split("/"):
-            if seg in self._names or seg.endswith(self._suffixes) or \
-                    seg.startswith(self._prefixes) or \
-                    (self._segment is not None and self._segment.fullmatch(seg)):
-                return True
-        return False
-
-
-def _unescape(literal: str) -> str:
-    return re.sub(r"\\(.)", r"\1", literal)
-
-
 def _read_lines(path: Path) -> list[str]:
     try:
         return path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -367,7 +282,7 @@ def _walk(root: Path) -> Iterator[str]:
             lines = _read_lines(Path(dirpath) / ".gitignore")
             if lines:
                 base = rel_dir + "/" if rel_dir else ""
-                specs = [*specs, (base, _spec(lines))]
+                specs = [*specs, (base, GitIgnore(lines))]
         head = rel_dir + "/" if rel_dir else ""
         keep = []
         for d in sorted(dirs):
