@@ -28,7 +28,7 @@ from . import heap
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
 from .models import IndexStats, Outline, Symbol, SymbolRows
-from .tokenize import identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
+from .tokenize import capped, identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
@@ -216,7 +216,7 @@ def _body_text(counts: Counter[str]) -> str:
     if not counts:
         return ""
     spaced = map(add, counts.keys(), repeat(" "))
-    return "".join(map(mul, spaced, map(min, counts.values(), repeat(TF_CAP))))[:-1]
+    return "".join(map(mul, spaced, map(capped(TF_CAP), counts.values(), repeat(TF_CAP))))[:-1]
 
 
 def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:
