@@ -102,6 +102,43 @@ def test_parallel_cold_index(tmp_path):
     assert idx.conn.execute("PRAGMA synchronous").fetchone()[0] == 1
     busy, frames, copied = idx.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
     assert busy == 0 and frames == copied
+    # the name index, built once at the end of a first index, answers look-ups by name
+    assert _lookups_by_name_use_the_index(idx)
+
+
+def _lookups_by_name_use_the_index(idx):
+    plan = idx.conn.execute(
+        "EXPLAIN QUERY PLAN SELECT file_id FROM symbols WHERE lname='x'").fetchall()
+    return "symbols_lname" in str(plan)
+
+
+def test_first_index_killed_before_its_end_gets_its_name_index_back(tmp_path, monkeypatch):
+    """A first index builds the symbols' name index at its end; one stopped before (a killed
+    process) leaves the table without it, and the next open builds it."""
+    from iterative_retrieval import index as index_mod
+
+    monkeypatch.setattr(index_mod, "PARALLEL_THRESHOLD", 10)
+    files = {f"pkg/m{i}.py": f"def func_{i}():\n    return {i}\n" for i in range(30)}
+    root = write_files(tmp_path / "ws", files)
+    idx, scope = open_index(root, tmp_path / "c")
+    seen = []
+
+    def stop_early():
+        seen.append(idx.conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name='symbols_lname'").fetchone()[0])
+        return True
+
+    monkeypatch.setattr(index_mod, "STORE_BATCH", 8)
+    monkeypatch.setattr(idx, "_ensure_indexes", lambda: None)  # as if killed: no end
+    idx.refresh(scope, 1_000_000, should_stop=stop_early)
+    assert seen == [0]  # dropped while the first files were stored
+    assert not _lookups_by_name_use_the_index(idx)
+    idx.close()
+
+    again, scope = open_index(root, tmp_path / "c")
+    assert _lookups_by_name_use_the_index(again)
+    again.refresh(scope, 1_000_000)
+    assert again.definitions(["func_29"]) and again.definitions(["func_0"])
 
 
 def test_classify():

@@ -331,6 +331,7 @@ class Index:
         any write empties them."""
         try:
             self.conn = self._open(discard)
+            self._ensure_indexes()
             self._clear_overlays()
             self._reclassify()
         except (sqlite3.DatabaseError, OSError) as exc:
@@ -504,7 +505,7 @@ class Index:
         done = 0
         batch: list[Row] = []
         try:
-            self._bulk(len(todo) >= PARALLEL_THRESHOLD)
+            self._bulk(len(todo) >= PARALLEL_THRESHOLD, fresh=not known)
             for row in rows:
                 batch.append(row)
                 done += 1
@@ -533,21 +534,35 @@ class Index:
             skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
         )
 
-    def _bulk(self, on: bool) -> None:
+    def _bulk(self, on: bool, fresh: bool = False) -> None:
         """Many files to store (a first index): no fsync per checkpoint until they are in.
 
         The checkpoints' fsyncs were a third of a first index's storing time on Go, time the
         parse workers spent waiting. A crash of the process loses nothing written; a power cut
         meanwhile can leave the file damaged, and a damaged index is rebuilt from the files.
         Back to normal, one checkpoint makes it all durable.
+
+        Into an empty index (`fresh`), the symbols' name index is built once at the end: kept
+        up to date row by row, its random inserts cost a quarter of the symbol rows' time on
+        Go and half on 1.4M symbols, growing faster than the tree. Nothing reads symbols by
+        name before a first index is complete; if the process dies before the end, the
+        next open builds the index (`_ensure_indexes`).
         """
         if self.in_memory or on == self._bulk_on:
             return
         with self._lock:
+            if on and fresh:
+                self.conn.execute("DROP INDEX IF EXISTS symbols_lname")
+            if not on:
+                self._ensure_indexes()
             self.conn.execute(f"PRAGMA synchronous={'OFF' if on else 'NORMAL'}")
             if not on:
                 self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         self._bulk_on = on
+
+    def _ensure_indexes(self) -> None:
+        with self.conn:
+            self.conn.execute("CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lname)")
 
     def _parse_all(self, todo: list[tuple[str, str, int, int, int]]) -> Iterator[Row]:
         """Rows of the files to read, in order: in worker processes when there are many."""
