@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from itertools import filterfalse, repeat
+from operator import add, mul
 
 from .gitignore import path_matcher
 from .index import FileRow, Index
@@ -161,8 +163,9 @@ def dispatch(
     # made only for the few hundred returned: a common word hits thousands of files.
     bm25: dict[int, float] = {}
     """file id → BM25 evidence; its keys are the candidates, in the order they came in."""
-    texts: dict[int, list[str]] = {}
-    """file id → the concepts it matched in the text, in order (the "text" source)."""
+    textual: list[tuple[str, dict[int, float]]] = []
+    """(text, hits) of each concept matched in the text, in order: the "text" source of the
+    few hundred candidates returned is read from them, not kept for every file hit."""
     extra: dict[int, list[str]] = {}
     """file id → its other sources in the order they were added."""
     path_hits: dict[int, list[str]] = {}
@@ -181,6 +184,7 @@ def dispatch(
         bm25[fid] = 0.0
         return True
 
+    known = bm25.__contains__
     for concept in query.keywords:
         if should_stop and should_stop():
             break
@@ -189,22 +193,24 @@ def dispatch(
             weight = concept.weight * 0.5
         else:
             weight = concept.weight
-        text = concept.text
-        scope = concept.kind == "scope"
-        for fid, score in hits.items():  # the hot loop: thousands of hits per common word
-            b = bm25.get(fid)
-            if b is None:
-                if fid in refused or not enter(fid):
-                    continue
-                b = 0.0
-            if scope:  # a path match, not a text one
+        # A common word hits thousands of files: the files new to this dispatch are judged
+        # one by one, in the order they come in, and the evidence is added up in C.
+        for fid in filterfalse(known, hits):  # enter(), inlined
+            if fid not in refused:
+                row = files.get(fid)
+                if row is not None and admit(row):
+                    bm25[fid] = 0.0
+                else:
+                    refused.add(fid)
+        admitted = list(filter(known, hits))
+        bm25.update(zip(admitted, map(add, map(bm25.__getitem__, admitted),
+                                      map(mul, map(hits.__getitem__, admitted), repeat(weight)))))
+        if concept.kind == "scope":  # a path match, not a text one
+            for fid in admitted:
                 extra.setdefault(fid, []).append("scope")
-                path_hits.setdefault(fid, []).append(text)
-            elif fid in texts:
-                texts[fid].append(text)
-            else:
-                texts[fid] = [text]
-            bm25[fid] = b + weight * score
+                path_hits.setdefault(fid, []).append(concept.text)
+        else:
+            textual.append((concept.text, hits))
 
     ident_names = [c.text.split(".")[-1].lower() for c in query.keywords if c.kind == "identifier"]
     focus_names = {f.lower() for f in query.focus_areas}
@@ -227,16 +233,19 @@ def dispatch(
             if matches(files[fid].path):
                 extra.setdefault(fid, []).append("pattern")
 
-    def key(fid: int) -> float:
-        return _key(bm25[fid], extra.get(fid, ()))
-
-    ranked = sorted(bm25, key=key, reverse=True)
-    strong = [fid for fid in ranked if not _STRONG.isdisjoint(extra.get(fid, ()))]
+    # a file with no other source keeps its BM25 as its key (_key's bonus is 1): only the few
+    # with one are worked out, and the sort and the filter below run in C
+    keys = dict(bm25)
+    for fid, sources in extra.items():
+        keys[fid] = _key(bm25[fid], sources)
+    ranked = sorted(bm25, key=keys.__getitem__, reverse=True)
+    strong_ids = {fid for fid, sources in extra.items() if not _STRONG.isdisjoint(sources)}
+    strong = list(filter(strong_ids.__contains__, ranked))
     top = ranked[:limit]
     seen = set(top)
     top.extend(fid for fid in strong[:limit] if fid not in seen)
-    return [_candidate(files[fid].path, fid, bm25[fid], texts.get(fid, ()), extra.get(fid, ()),
-                       path_hits.get(fid, ())) for fid in top]
+    return [_candidate(files[fid].path, fid, bm25[fid], [t for t, hits in textual if fid in hits],
+                       extra.get(fid, ()), path_hits.get(fid, ())) for fid in top]
 
 
 _STRONG = frozenset({"definition", "path", "frame", "focus"})
