@@ -91,13 +91,17 @@ def _read_task(args: argparse.Namespace) -> str:
 
 
 def _progress_printer(quiet: bool):
-    if quiet or not sys.stderr.isatty() and not _force_progress():
+    """Index progress on a terminal, at most five lines a second; with
+    ITERATIVE_RETRIEVAL_PROGRESS=1, also elsewhere and every step, for a program that reads
+    them (a test that kills the indexer half-way must see the half-way step)."""
+    forced = _force_progress()
+    if quiet or not sys.stderr.isatty() and not forced:
         return None
     state = {"last": 0.0}
 
     def progress(done: int, total: int) -> None:
         now = time.monotonic()
-        if now - state["last"] > 0.2 or done == total:
+        if forced or done == total or now - state["last"] > 0.2:
             state["last"] = now
             end = "\n" if done == total else "\r"
             print(f"indexing {done}/{total} files", end=end, file=sys.stderr, flush=True)
