@@ -528,7 +528,10 @@ class Index:
         if progress and todo:
             progress(done, len(todo))
         with self._lock:
+            self._check_version()  # then count: the memos below hold as of this version
             files, skipped, _ = self._counts(self.conn)
+            # the retrieval that follows a refresh reports them: one scan of the file table
+            self._reads["file_count"], self._reads["skipped"] = files, dict(skipped)
         return IndexStats(
             files=files + sum(skipped.values()), indexed=done, unchanged=unchanged, removed=len(removed),
             skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
