@@ -280,6 +280,30 @@ def test_read_memos_follow_writes(tmp_path):
     assert idx.definitions(["gamma"]) and len(idx.all_files()) == 3
 
 
+def test_document_frequencies_and_counts_follow_every_writer(tmp_path):
+    """Document frequencies (asked for together, present or not) and the file counts every
+    retrieval reports are remembered, and follow a write by another process."""
+    root = write_files(tmp_path / "ws", {
+        "a.py": "def alpha():\n    return token + token\n", "b.py": "token = 1\n",
+        "data.txt": b"\0\1\2token",
+    })
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    absent = [f"zz{i}" for i in range(600)]  # more than one statement's worth
+    dfs = idx.doc_freqs(["token", "alpha", "token", *absent])
+    assert list(dfs)[:2] == ["token", "alpha"] and len(dfs) == 602
+    assert (dfs["token"], dfs["alpha"]) == (2, 1) and not any(dfs[t] for t in absent)
+    assert (idx.file_count(), idx.skipped_counts()) == (2, {"binary": 1})
+
+    (root / "data.txt").unlink()
+    write_files(root, {"c.py": "token = 2\n"})
+    other, _ = open_index(root, tmp_path / "c")
+    other.refresh(scope, 1_000_000)
+    other.close()
+    assert idx.doc_freqs(["token"]) == {"token": 3}
+    assert (idx.file_count(), idx.skipped_counts()) == (3, {})
+
+
 def test_packed_outline_matches_the_symbols_table(tmp_path):
     """A file's symbols are read from one packed row, the same rows the symbols table holds in
     line order; a packed row this Python cannot load is read from the table instead."""

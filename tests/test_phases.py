@@ -230,4 +230,3 @@ def test_a_bare_file_name_that_many_files_share_names_none():
     assert path_matches("__init__.py", files) == []
     assert path_matches("pkg3/__init__.py", files) == [3]
     assert sorted(path_matches("core.py", files)) == [10, 11]
-

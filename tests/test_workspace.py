@@ -104,4 +104,3 @@ def test_a_virtualenv_folder_is_not_walked(tmp_path):
     })
     rels = sorted(f.rel for f in Scope(check_root(root)).files())
     assert rels == ["app.py", "pyvenv.cfg", "tools/gen.py"]
-

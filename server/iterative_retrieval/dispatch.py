@@ -195,13 +195,9 @@ def dispatch(
             weight = concept.weight
         # A common word hits thousands of files: the files new to this dispatch are judged
         # one by one, in the order they come in, and the evidence is added up in C.
-        for fid in filterfalse(known, hits):  # enter(), inlined
+        for fid in filterfalse(known, hits):
             if fid not in refused:
-                row = files.get(fid)
-                if row is not None and admit(row):
-                    bm25[fid] = 0.0
-                else:
-                    refused.add(fid)
+                enter(fid)
         admitted = list(filter(known, hits))
         bm25.update(zip(admitted, map(add, map(bm25.__getitem__, admitted),
                                       map(mul, map(hits.__getitem__, admitted), repeat(weight)))))

@@ -553,6 +553,7 @@ class Index:
         """
         if self.in_memory or on == self._bulk_on:
             return
+        self._bulk_on = on  # first: a failure half-way still ends in the normal state
         with self._lock:
             if on and fresh:
                 self.conn.execute("DROP INDEX IF EXISTS symbols_lname")
@@ -561,7 +562,6 @@ class Index:
             self.conn.execute(f"PRAGMA synchronous={'OFF' if on else 'NORMAL'}")
             if not on:
                 self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        self._bulk_on = on
 
     def _ensure_indexes(self) -> None:
         with self.conn:
