@@ -1,5 +1,7 @@
 """Reading a task: frames, paths, identifiers, quoted messages and plain words."""
 
+import time
+
 from iterative_retrieval.query import parse_task
 
 
@@ -63,6 +65,19 @@ def test_long_issue_is_capped():
     task = " ".join(f"word{i} alpha{i}x" for i in range(3000))
     q = parse_task(task)
     assert len(q.keywords) <= 80
+
+
+def test_a_huge_one_line_paste_is_read_in_linear_time():
+    """A 200 kB paste on one line (an escaped log, prose with many `at`s) is read in seconds:
+    the JavaScript frame pattern once scanned the rest of the line from every `at ` (53 s
+    for this prose, 380 s for `at at at …`). Its frames are still found."""
+    prose = " ".join(["the token expiry at the auth session refresh fails"] * 1800)
+    frames = " at Session.refresh (src/auth/session.js:41:7) " * 10
+    for task in (prose + frames + prose, "at " * 32_000 + frames + "at " * 32_000):
+        start = time.perf_counter()
+        q = parse_task(task)
+        assert time.perf_counter() - start < 15.0
+        assert "src/auth/session.js" in [f.path for f in q.frames]
 
 
 def test_conventional_commit_header_gives_scopes_not_a_call():
