@@ -1100,7 +1100,7 @@ _PY_TOP = re.compile(
     r"|(?P<a>[^\W\d]\w*)\s*:\s*(?:typing\.|t\.)?TypeAlias\s*="
     r"|(?P<c>[A-Z_][A-Z0-9_]*)\s*(?::[^=]*)?=(?!=)"
 )
-_PY_FROM = re.compile(r"from\s+(\.*[\w.]*)\s+import\b(.*)", re.S)
+_PY_FROM = re.compile(r"from\s+(\.*+[\w.]*+)\s+import\b(.*)", re.S)  # possessive: dots met dots
 _PY_IMPORT = re.compile(r"import\s+(.*)", re.S)
 _DOTTED = re.compile(r"\.*[\w.]+")
 
