@@ -55,6 +55,24 @@ def test_missing_task_file(tmp_path):
     assert p.returncode == 2 and "none.md" in p.stderr
 
 
+def test_binary_task_is_refused_and_invalid_utf8_is_read(tmp_path):
+    """A binary task file or stdin (NUL bytes): exit 2 saying so, nothing searched; a task
+    file in another encoding is read with its odd bytes replaced."""
+    binary = tmp_path / "shot.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) * 40)
+    root = str(EXAMPLES / "auth-service")
+    p = run("retrieve", "--task-file", str(binary), "--root", root)
+    assert p.returncode == 2 and "task file" in p.stderr and "binary" in p.stderr
+    assert p.stdout == ""
+    p = run("retrieve", "-", "--root", root, stdin="token\0expiry")
+    assert p.returncode == 2 and "task on stdin is binary" in p.stderr
+    latin = tmp_path / "issue.txt"
+    latin.write_bytes("Le jeton expiré: fix the token expiry".encode("latin-1"))
+    p = run("retrieve", "--task-file", str(latin), "--root", root, "--json")
+    assert p.returncode == 0, p.stderr
+    assert "src/auth/tokens.ts" in [f["path"] for f in json.loads(p.stdout)["files"]][:3]
+
+
 def test_bad_option_values(tmp_path):
     """Out-of-range options are refused with exit 2."""
     p = run("retrieve", "x y", "--root", str(tmp_path), "--max-cycles", "0")

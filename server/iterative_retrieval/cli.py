@@ -79,15 +79,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _read_task(args: argparse.Namespace) -> str:
+    """The task's text: invalid UTF-8 is replaced, but binary data (NUL bytes, as in an image
+    or an archive given by mistake) is refused rather than searched for chance words."""
     if args.task_file:
         try:
-            with open(args.task_file, encoding="utf-8", errors="replace") as fh:
-                return fh.read()
+            with open(args.task_file, "rb") as fh:
+                data, source = fh.read(), f"task file {args.task_file}"
         except OSError as exc:
             raise ValueError(f"cannot read task file {args.task_file}: {exc.strerror}") from exc
-    if args.task == "-":  # bytes, so that pasted binary is replaced, not a crash
-        return sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    return args.task or ""
+    elif args.task == "-":
+        data, source = sys.stdin.buffer.read(), "task on stdin"
+    else:
+        return args.task or ""
+    if b"\0" in data[:8192]:
+        raise ValueError(f"the {source} is binary, not text: give the task in plain words")
+    return data.decode("utf-8", errors="replace")
 
 
 def _progress_printer(quiet: bool):
