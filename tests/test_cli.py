@@ -73,6 +73,15 @@ def test_binary_task_is_refused_and_invalid_utf8_is_read(tmp_path):
     assert "src/auth/tokens.ts" in [f["path"] for f in json.loads(p.stdout)["files"]][:3]
 
 
+def test_a_task_over_the_limit_is_read_from_its_start_with_a_note(tmp_path):
+    """A log piped in whole: its first 200 000 characters are read, and stderr says so."""
+    task = "Fix the token expiry check\n" + "log line without meaning\n" * 10_000
+    p = run("retrieve", "-", "--root", str(EXAMPLES / "auth-service"), "--json", stdin=task)
+    assert p.returncode == 0, p.stderr
+    assert f"the task has {len(task)} characters; only the first 200000 are read" in p.stderr
+    assert "src/auth/tokens.ts" in [f["path"] for f in json.loads(p.stdout)["files"]][:3]
+
+
 def test_bad_option_values(tmp_path):
     """Out-of-range options are refused with exit 2."""
     p = run("retrieve", "x y", "--root", str(tmp_path), "--max-cycles", "0")

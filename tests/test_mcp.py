@@ -156,6 +156,7 @@ def test_retrieve_context_reports_progress(mcp):
     [
         ({"task": ""}, "the task is empty"),
         ({"task": "  \n\t "}, "the task is empty"),
+        ({"task": "token expiry " * 20_000}, "the task is too long (260000 characters; at most 200000)"),
         ({"task": TASK, "max_cycles": 0}, "max_cycles must be between 1 and 10"),
         ({"task": TASK, "max_cycles": 11}, "max_cycles must be between 1 and 10"),
         ({"task": TASK, "budget": 10}, "budget must be between 200 and 1000000"),

@@ -13,7 +13,13 @@ import sys
 import time
 
 from . import __version__
-from .config import DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_CYCLES, DEFAULT_MAX_FILES, Settings
+from .config import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_MAX_CYCLES,
+    DEFAULT_MAX_FILES,
+    MAX_TASK_CHARS,
+    Settings,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -173,6 +179,9 @@ def _run(args: argparse.Namespace) -> int:
         task = _read_task(args)
         if not task.strip():
             raise ValueError("the task is empty: say what you want to do")
+        if len(task) > MAX_TASK_CHARS:  # a log piped in whole: its start is read, and said so
+            print(f"iterative-retrieval: the task has {len(task)} characters; only the first "
+                  f"{MAX_TASK_CHARS} are read", file=sys.stderr)
     engine = Engine(roots, settings)
     progress = _progress_printer(args.quiet)
     stats = engine.refresh(progress=progress)

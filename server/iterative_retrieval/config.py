@@ -12,6 +12,9 @@ DEFAULT_MAX_CYCLES = 3
 DEFAULT_BUDGET_TOKENS = 8000
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 DEFAULT_MAX_FILES = 15
+MAX_TASK_CHARS = 200_000
+"""A task read whole: a pasted issue with a long stack trace fits; a whole file or log pasted
+by mistake does not (the server and the MCP tool refuse it, the command line reads its start)."""
 PROJECT_IGNORE_FILE = ".iterative-retrieval-ignore"
 
 

@@ -39,7 +39,7 @@ from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotati
 from pydantic import BaseModel, ConfigDict, Field
 
 from . import __version__, heap, languages  # noqa: F401 - languages: up front, as in lsp/server.py
-from .config import Settings
+from .config import MAX_TASK_CHARS, Settings
 from .engine import Engine
 from .loop import Cancelled
 from .models import RetrievalResult, band_of
@@ -345,6 +345,9 @@ def _globs(name: str, patterns: list[str] | None) -> tuple[str, ...] | None:
 def _task(task: str) -> str:
     if not task or not task.strip():
         raise ToolError("the task is empty: say what you want to do")
+    if len(task) > MAX_TASK_CHARS:  # as the language server: its start alone could mislead
+        raise ToolError(f"the task is too long ({len(task)} characters; at most "
+                        f"{MAX_TASK_CHARS}): keep the error, the frames and the words that matter")
     return task
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .config import ablated
+from .config import MAX_TASK_CHARS, ablated
 from .models import Concept, Frame, Query
 from .tokenize import identifier_terms, stem
 
@@ -113,7 +113,7 @@ def looks_like_identifier(tok: str) -> bool:
 
 def parse_task(task: str, include_tests: bool | None = None) -> Query:
     """Build the first cycle's query from the task text."""
-    text = _strip_noise(task[:200_000])
+    text = _strip_noise(task[:MAX_TASK_CHARS])
     kind, scopes, text = conventional_header(text)
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]

@@ -19,6 +19,7 @@ from ..config import (
     DEFAULT_BUDGET_TOKENS,
     DEFAULT_MAX_CYCLES,
     DEFAULT_MAX_FILES,
+    MAX_TASK_CHARS,
 )
 from ..models import FileResult, Region, RetrievalResult
 
@@ -31,8 +32,6 @@ CMD_REINDEX = "iterativeRetrieval.reindex"
 CMD_RENDER = "iterativeRetrieval.renderContext"
 COMMANDS = (CMD_RETRIEVE, CMD_STATUS, CMD_REINDEX, CMD_RENDER)
 
-MAX_TASK_CHARS = 200_000
-"""A pasted issue with a long stack trace fits; a whole file pasted by mistake does not."""
 MAX_PATTERNS = 200
 
 # (low, high) of the numeric settings, the same bounds as Settings.validated().
