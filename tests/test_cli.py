@@ -79,7 +79,9 @@ def test_a_task_over_the_limit_is_read_from_its_start_with_a_note(tmp_path):
     p = run("retrieve", "-", "--root", str(EXAMPLES / "auth-service"), "--json", stdin=task)
     assert p.returncode == 0, p.stderr
     assert f"the task has {len(task)} characters; only the first 200000 are read" in p.stderr
-    assert "src/auth/tokens.ts" in [f["path"] for f in json.loads(p.stdout)["files"]][:3]
+    out = json.loads(p.stdout)
+    assert out["task"] == task[:200_000]  # the echo is what was read
+    assert "src/auth/tokens.ts" in [f["path"] for f in out["files"]][:3]
 
 
 def test_bad_option_values(tmp_path):

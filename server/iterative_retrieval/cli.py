@@ -182,6 +182,7 @@ def _run(args: argparse.Namespace) -> int:
         if len(task) > MAX_TASK_CHARS:  # a log piped in whole: its start is read, and said so
             print(f"iterative-retrieval: the task has {len(task)} characters; only the first "
                   f"{MAX_TASK_CHARS} are read", file=sys.stderr)
+            task = task[:MAX_TASK_CHARS]  # what the loop reads, and so what the output echoes
     engine = Engine(roots, settings)
     progress = _progress_printer(args.quiet)
     stats = engine.refresh(progress=progress)
