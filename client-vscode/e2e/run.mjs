@@ -33,6 +33,10 @@ const results = [];
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
+/** What the window shows when a check fails (set once the page is open): a flaky failure is
+ * then diagnosable from the CI log alone, which keeps no screenshot. */
+let describeWindow = async () => {};
+
 /** Runs one named check; a failure is recorded and ends the run (later checks depend on it). */
 async function check(name, fn) {
   try {
@@ -42,6 +46,7 @@ async function check(name, fn) {
   } catch (err) {
     results.push({ name, ok: false, err });
     log(`✘ ${name}: ${err?.message ?? err}`);
+    await describeWindow().catch((e) => log(`(could not describe the window: ${e?.message ?? e})`));
     throw err;
   }
 }
@@ -160,6 +165,13 @@ async function main() {
     // The row whose label is exactly `name` (reasons mention other files' names).
     const row = (name) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(name)}$`) }) }).first();
     const labels = () => rows.locator('.label-name').allInnerTexts();
+    describeWindow = async () => {
+      const texts = (sel) => page.locator(sel).allInnerTexts().then((t) => JSON.stringify(t.map((x) => x.trim()).filter(Boolean)));
+      log(`window at failure: context rows ${JSON.stringify(await labels())}`);
+      log(`  tabs ${await texts('.tabs-container .tab')}, active ${await texts('.tabs-container .tab.active')}`);
+      log(`  notifications ${await texts('.notification-toast .notification-list-item-message')}`);
+      log(`  status bar ${await texts('.statusbar-item')}`);
+    };
 
     /** Runs a command from the palette (F1), reopening it until the command is listed. */
     async function palette(title) {
