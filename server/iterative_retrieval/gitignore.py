@@ -33,9 +33,17 @@ class GitIgnore:
 
     def __init__(self, lines: list[str]):
         import pathspec
+        from pathspec.pattern import RegexPattern
         from pathspec.util import normalize_file
 
-        self.spec = pathspec.PathSpec.from_lines("gitignore", lines)
+        # pathspec's own patterns, their regexes made linear (_linear); its pure-Python
+        # backend, which the rewritten regexes need (re2 and hyperscan know no atomic groups)
+        self.spec = pathspec.PathSpec([
+            RegexPattern(re.compile(_linear(p.regex.pattern), p.regex.flags), p.include)
+            if p.include is not None and isinstance(getattr(p, "regex", None), re.Pattern)
+            else p
+            for p in pathspec.PathSpec.from_lines("gitignore", lines).patterns
+        ], backend="simple")
         self._normalize = normalize_file
         names: set[str] = set()
         suffixes: list[str] = []
@@ -84,6 +92,22 @@ class GitIgnore:
                     (self._segment is not None and self._segment.fullmatch(seg)):
                 return True
         return False
+
+
+# `[^/]*` then a literal, before another `[^/]*`: a star that a later star follows.
+_STAR_THEN_LITERAL = re.compile(r"\[\^/\]\*(" + _LITERAL.pattern + r")(?=\[\^/\]\*)")
+
+
+def _linear(regex: str) -> str:
+    """A glob's regex that cannot backtrack over a name in polynomial time.
+
+    pathspec writes `*a*a*a*b` as `[^/]*a[^/]*a[^/]*a[^/]*b`, which tries every way to place
+    the literals: a user's or a `.gitignore`'s pattern with a few stars took a minute over 2000
+    long names. Within one name, placing every literal but the last at its first occurrence
+    loses no match (the star after it absorbs the gap), so those stars become atomic and lazy,
+    `(?>[^/]*?a)`; the last keeps its backtracking, linear on its own.
+    """
+    return _STAR_THEN_LITERAL.sub(r"(?>[^/]*?\1)", regex)
 
 
 def _unescape(literal: str) -> str:
