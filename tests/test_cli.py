@@ -78,10 +78,28 @@ def test_a_task_over_the_limit_is_read_from_its_start_with_a_note(tmp_path):
     task = "Fix the token expiry check\n" + "log line without meaning\n" * 10_000
     p = run("retrieve", "-", "--root", str(EXAMPLES / "auth-service"), "--json", stdin=task)
     assert p.returncode == 0, p.stderr
-    assert f"the task has {len(task)} characters; only the first 200000 are read" in p.stderr
+    assert "the task is longer than 200000 characters; only its start is read" in p.stderr
     out = json.loads(p.stdout)
     assert out["task"] == task[:200_000]  # the echo is what was read
     assert "src/auth/tokens.ts" in [f["path"] for f in out["files"]][:3]
+
+
+def test_an_endless_or_huge_task_file_is_read_only_as_far_as_the_limit(tmp_path):
+    """/dev/zero (endless NULs) is refused as binary at once, not read into memory for ever;
+    of a 30 MB log only about the first 800 kB are read, and the run says so."""
+    root = str(EXAMPLES / "auth-service")
+    p = run("retrieve", "--task-file", "/dev/zero", "--root", root)
+    assert p.returncode == 2 and "task file /dev/zero is binary" in p.stderr
+    log = tmp_path / "huge.log"
+    with log.open("w") as fh:
+        fh.write("Fix the token expiry check\n")
+        for _ in range(3000):
+            fh.write("an uninteresting log line that repeats itself to fill space\n" * 160)
+    assert log.stat().st_size > 25_000_000
+    p = run("retrieve", "--task-file", str(log), "--root", root, "--json")
+    assert p.returncode == 0, p.stderr
+    assert "longer than 200000 characters" in p.stderr
+    assert len(json.loads(p.stdout)["task"]) == 200_000
 
 
 def test_bad_option_values(tmp_path):

@@ -84,17 +84,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+TASK_BYTES = 4 * MAX_TASK_CHARS
+"""Bytes read of a task file or stdin: enough for MAX_TASK_CHARS characters of UTF-8, and a
+bound on what a multi-gigabyte log, or /dev/zero, given by mistake can cost."""
+
+
 def _read_task(args: argparse.Namespace) -> str:
     """The task's text: invalid UTF-8 is replaced, but binary data (NUL bytes, as in an image
-    or an archive given by mistake) is refused rather than searched for chance words."""
+    or an archive given by mistake) is refused rather than searched for chance words. Of a
+    longer file or stream, a little over the limit is read: the caller cuts it and says so."""
     if args.task_file:
         try:
             with open(args.task_file, "rb") as fh:
-                data, source = fh.read(), f"task file {args.task_file}"
+                data, source = fh.read(TASK_BYTES + 1), f"task file {args.task_file}"
         except OSError as exc:
             raise ValueError(f"cannot read task file {args.task_file}: {exc.strerror}") from exc
     elif args.task == "-":
-        data, source = sys.stdin.buffer.read(), "task on stdin"
+        data, source = sys.stdin.buffer.read(TASK_BYTES + 1), "task on stdin"
     else:
         return args.task or ""
     if b"\0" in data[:8192]:
@@ -180,8 +186,8 @@ def _run(args: argparse.Namespace) -> int:
         if not task.strip():
             raise ValueError("the task is empty: say what you want to do")
         if len(task) > MAX_TASK_CHARS:  # a log piped in whole: its start is read, and said so
-            print(f"iterative-retrieval: the task has {len(task)} characters; only the first "
-                  f"{MAX_TASK_CHARS} are read", file=sys.stderr)
+            print(f"iterative-retrieval: the task is longer than {MAX_TASK_CHARS} characters; "
+                  "only its start is read", file=sys.stderr)
             task = task[:MAX_TASK_CHARS]  # what the loop reads, and so what the output echoes
     engine = Engine(roots, settings)
     progress = _progress_printer(args.quiet)

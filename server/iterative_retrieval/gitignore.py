@@ -34,15 +34,16 @@ class GitIgnore:
     def __init__(self, lines: list[str]):
         import pathspec
         from pathspec.pattern import RegexPattern
-        from pathspec.util import normalize_file
+        from pathspec.util import lookup_pattern, normalize_file
 
         # pathspec's own patterns, their regexes made linear (_linear); its pure-Python
         # backend, which the rewritten regexes need (re2 and hyperscan know no atomic groups)
+        patterns = map(lookup_pattern("gitignore"), filter(None, lines))
         self.spec = pathspec.PathSpec([
             RegexPattern(re.compile(_linear(p.regex.pattern), p.regex.flags), p.include)
             if p.include is not None and isinstance(getattr(p, "regex", None), re.Pattern)
             else p
-            for p in pathspec.PathSpec.from_lines("gitignore", lines).patterns
+            for p in patterns
         ], backend="simple")
         self._normalize = normalize_file
         names: set[str] = set()
