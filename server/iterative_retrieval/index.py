@@ -16,7 +16,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import repeat
@@ -211,7 +211,7 @@ TF_CAP = 6
 """Repetitions of one term stored per file: BM25 saturates long before, and it keeps the index small."""
 
 
-def _body_text(counts: Counter[str]) -> str:
+def _body_text(counts: dict[str, int]) -> str:
     """Each term repeated min(count, TF_CAP) times, space-separated (built in C: large files)."""
     if not counts:
         return ""

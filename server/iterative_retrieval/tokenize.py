@@ -8,6 +8,7 @@ words. Emitting both the parts and the joined whole lets "user id" find `getUser
 from __future__ import annotations
 
 import functools
+import os
 import re
 import string
 from collections import Counter
@@ -127,7 +128,7 @@ def stemmed_terms(ident: str) -> tuple[str, ...]:
 def _stemmed_terms(ident: str) -> tuple[str, ...]:
     if _RUN_NAME.fullmatch(ident):
         # the same terms, from the memo of the body text's runs: a file's names are in its text
-        return tuple(_RUN_TERMS[ident].split())
+        return _run_tuple(ident)
     return tuple(stem(t) for t in identifier_terms(ident)) if len(ident) <= 80 else ()
 
 
@@ -165,6 +166,25 @@ def _run_terms(run: str) -> str:
 
 
 _RUN_TERMS = _Memo(_run_terms, CACHE_MAX)
+_RUN_TUPLES = _Memo(lambda run: tuple(_run_terms(run).split()), CACHE_MAX)
+"""The same terms as tuples, for the C path (which counts each term of a run) and for the
+names of symbols; only one of the two memos fills in a process."""
+
+# The optional C accelerator (setup.py builds it where a compiler is found); IR_PURE_PYTHON=1
+# turns it off, to compare the two paths.
+try:
+    from ._speedups import count_terms as _count_terms
+except ImportError:  # no compiler at install time: the same counts, in Python
+    _count_terms = None
+if os.environ.get("IR_PURE_PYTHON"):
+    _count_terms = None
+
+
+def _run_tuple(run: str) -> tuple[str, ...]:
+    """A run's stemmed terms, from the memo the counting path fills."""
+    if _count_terms is not None:
+        return _RUN_TUPLES[run]
+    return tuple(_RUN_TERMS[run].split())
 
 # split_identifier's pieces for a name made of [A-Za-z0-9_$] only, in one pass: `_` and `$`
 # separate (they match nothing) and a digit run glues to the word before it.
@@ -202,23 +222,29 @@ _PART_TERMS = _Memo(_part_term, CACHE_MAX // 2)
 def term_counts(text: str) -> Counter[str]:
     """Stemmed term frequencies of a text, in order of first appearance.
 
-    It runs on every indexed file, so the per-term work stays in C: count the distinct runs, join
-    each run's terms repeated by its count, and count the terms of that stream.
+    It runs on every indexed file: in C where the accelerator is built (_speedups.c), otherwise
+    with the per-term work still in C-level calls: count the distinct runs, join each run's terms
+    repeated by its count, and count the terms of that stream.
     """
-    return _counts(text, None)
+    if _count_terms is not None:
+        return Counter(_count_terms(text, _RUN_TUPLES, 0))
+    return _py_counts(text, None)
 
 
-def term_counts_upto(text: str, cap: int) -> Counter[str]:
+def term_counts_upto(text: str, cap: int) -> dict[str, int]:
     """term_counts, exact below `cap`; a count of `cap` or more may be any number >= cap.
 
     For the index, which stores at most `cap` of each term, in less time: every run's count is
     cut to `cap` before its terms are added up. A term that some run with it reaches the cap
     with is >= cap either way; any other term's count was not cut at all.
     """
-    return _counts(text, cap)
+    if _count_terms is not None:
+        return _count_terms(text, _RUN_TUPLES, cap)
+    return _py_counts(text, cap)
 
 
-def _counts(text: str, cap: int | None) -> Counter[str]:
+def _py_counts(text: str, cap: int | None) -> Counter[str]:
+    """The pure-Python path (and the reference the C one is tested against)."""
     runs = Counter(_runs(text))
     times = runs.values() if cap is None else map(capped(cap), runs.values(), repeat(cap))
     stream = "".join(map(mul, map(_RUN_TERMS.__getitem__, runs.keys()), times))

@@ -1,0 +1,172 @@
+"""The optional C accelerator counts terms exactly as the pure-Python path does.
+
+setup.py builds `_speedups` wherever a C compiler is found (optional: without one the install
+goes on and tokenize uses Python). Both paths run here on the same texts: real source files,
+awkward strings and generated ones, and the memo's failure modes.
+"""
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from iterative_retrieval import tokenize
+
+try:
+    from iterative_retrieval import _speedups
+except ImportError:  # pragma: no cover - depends on the machine
+    _speedups = None
+
+REPO = Path(__file__).resolve().parents[1]
+CAP = 6
+
+needs_c = pytest.mark.skipif(
+    _speedups is None and shutil.which("cc") is None and shutil.which("gcc") is None,
+    reason="no C compiler here, so the accelerator was not built",
+)
+
+
+@pytest.fixture(scope="module")
+def c():
+    """The built accelerator; with a compiler present, a missing build is a failure."""
+    if _speedups is None:
+        pytest.fail("a C compiler is present but iterative_retrieval._speedups was not built: "
+                    "reinstall with `pip install -e .` and read the compiler's output")
+    return _speedups
+
+
+def _c_counts(c, text: str, cap: int) -> dict[str, int]:
+    return c.count_terms(text, tokenize._RUN_TUPLES, cap)
+
+
+def _same(c, text: str) -> None:
+    """Equal counts, in the same order (the body text is built in that order), capped or not."""
+    for cap in (CAP, 0):
+        want = tokenize._py_counts(text, cap or None)
+        got = _c_counts(c, text, cap)
+        assert list(got.items()) == list(want.items()), (cap, text[:200])
+
+
+@needs_c
+def test_the_index_uses_the_accelerator(c):
+    """Where it is built, tokenize counts with it (the point of building it)."""
+    assert tokenize._count_terms is c.count_terms
+    assert tokenize.term_counts_upto("getUserById user", CAP) == {
+        "user": 2, "id": 1, "getuserbyid": 1}
+
+
+@needs_c
+def test_real_source_files_count_alike(c):
+    """Every source and document file of this project, in several languages and sizes."""
+    files = [p for p in sorted(REPO.rglob("*"))
+             if p.is_file() and p.suffix in {".py", ".ts", ".md", ".c", ".json", ".mjs", ".sh"}
+             and "node_modules" not in p.parts and ".git" not in p.parts]
+    assert len(files) > 50
+    for p in files:
+        _same(c, p.read_text("utf-8", "surrogateescape"))
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \n\t ",
+        "getUserById(x_1, $el) 3dTexture 42 0x1F",
+        "naïve café_au_lait Straße x\u00a0y z\u2028w",  # 1-byte kind with non-ASCII letters
+        "łódź getUser ĳ",  # 2-byte kind
+        "emoji 😀token😀Token tokens",  # 4-byte kind
+        "lone \udcff surrogate\udcffhere",  # what surrogateescape decoding leaves
+        "fooFoo fooFoo fooFoo",  # a run whose terms repeat within it
+        "token " * 50 + "Token " * 3 + "getToken " * 9,  # counts across runs, some over the cap
+        "x" * 100_000,  # one long run (over 80 characters: no terms)
+        "a1 " * 20_000,  # many distinct-looking but equal runs
+        " ".join(f"name{i}" for i in range(5000)),  # the table grows many times
+    ],
+    ids=lambda text: repr(text[:24]),
+)
+def test_awkward_texts_count_alike(c, text):
+    _same(c, text)
+
+
+_ALPHABET = "aAbBzZ09_$ -.\n\t(){}\u00e9\u0142\U0001f600\udcff"
+
+
+@needs_c
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=_ALPHABET, max_size=300))
+def test_generated_texts_count_alike(c, text):
+    _same(c, text)
+
+
+@needs_c
+def test_random_identifier_soup_counts_alike(c):
+    """Many files' worth of camelCase, snake_case, digits and punctuation, with a small memo
+    that turns over (entries move between generations while a text is counted)."""
+    rng = random.Random(7)
+    words = ["get", "user", "by", "id", "HTTP", "server", "token", "expire", "rate", "limit",
+             "x", "2", "v2", "_", "$", "the", "if", "Parse", "JSON", "utf8"]
+    seps = [" ", "\n", "(", ").", ", ", "_", "", "::"]
+    old = tokenize._RUN_TUPLES.half
+    tokenize._RUN_TUPLES.half = 16
+    try:
+        for _ in range(200):
+            text = "".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randrange(400)))
+            _same(c, text)
+    finally:
+        tokenize._RUN_TUPLES.half = old
+
+
+@needs_c
+def test_bad_memos_raise_instead_of_crashing(c):
+    """A memo that fails or gives the wrong type raises a Python error; nothing leaks or dies."""
+
+    class Failing(dict):
+        def __missing__(self, key):
+            raise KeyError(key)
+
+    with pytest.raises(KeyError):
+        c.count_terms("some words", Failing(), CAP)
+    with pytest.raises(TypeError):
+        c.count_terms("some words", {"some": "some ", "words": "word "}, CAP)
+    with pytest.raises(TypeError):
+        c.count_terms(b"bytes", tokenize._RUN_TUPLES, CAP)
+    with pytest.raises(TypeError):
+        c.count_terms("text", tokenize._RUN_TUPLES)
+    # a memo whose tuples hold odd terms: counted as given
+    assert c.count_terms("a b a", {"a": ("x", "x"), "b": ()}, 0) == {"x": 4}
+
+
+def test_pure_python_switch_gives_the_same_index(tmp_path):
+    """IR_PURE_PYTHON=1 turns the accelerator off; the index it builds has the same rows."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "auth.py").write_text("def refreshToken(user_id):\n    return getUserById(user_id)\n")
+    (src / "notes.md").write_text("Tokens expire; refresh them.\n" * 3)
+    code = (
+        "import sys, json\n"
+        "from iterative_retrieval import index, tokenize\n"
+        "rows = [index.to_row(index.read_and_parse((p, sys.argv[1] + '/' + p, 1, 1, 10**6)))\n"
+        "        for p in ('auth.py', 'notes.md')]\n"
+        "print(json.dumps([tokenize._count_terms is None, [r[8:11] for r in rows]]))\n"
+    )
+    out = {}
+    for pure in ("", "1"):
+        env = {**os.environ, "IR_PURE_PYTHON": pure}
+        res = subprocess.run([sys.executable, "-c", code, str(src)], env=env, check=True,
+                             capture_output=True, text=True)
+        out[pure] = res.stdout
+    import json
+
+    pure_flag, pure_rows = json.loads(out["1"])
+    default_flag, default_rows = json.loads(out[""])
+    assert pure_flag is True
+    assert default_flag is (_speedups is None)
+    assert pure_rows == default_rows
+    assert "refreshtoken" in pure_rows[0][2]
