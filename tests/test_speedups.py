@@ -64,9 +64,9 @@ def test_the_index_uses_the_accelerator(c):
 @needs_c
 def test_real_source_files_count_alike(c):
     """Every source and document file of this project, in several languages and sizes."""
-    files = [p for p in sorted(REPO.rglob("*"))
-             if p.is_file() and p.suffix in {".py", ".ts", ".md", ".c", ".json", ".mjs", ".sh"}
-             and "node_modules" not in p.parts and ".git" not in p.parts]
+    files = [p for top in ("server", "tests", "docs", "bench", "client-vscode/src", "examples")
+             for p in sorted((REPO / top).rglob("*"))
+             if p.is_file() and p.suffix in {".py", ".ts", ".md", ".c", ".json", ".mjs", ".sh"}]
     assert len(files) > 50
     for p in files:
         _same(c, p.read_text("utf-8", "surrogateescape"))
@@ -170,3 +170,51 @@ def test_pure_python_switch_gives_the_same_index(tmp_path):
     assert default_flag is (_speedups is None)
     assert pure_rows == default_rows
     assert "refreshtoken" in pure_rows[0][2]
+
+
+def _py_run_terms(run: str) -> tuple[str, ...]:
+    return tuple(tokenize._run_terms(run).split())
+
+
+@needs_c
+def test_run_terms_of_this_projects_names_match_python(c):
+    """A new run's terms, computed in C, equal the Python ones for every run of the project."""
+    runs = set()
+    for top in ("server", "tests", "docs", "bench", "client-vscode/src", "examples"):
+        for p in (REPO / top).rglob("*"):
+            if p.is_file() and p.stat().st_size < 2_000_000:
+                runs.update(tokenize._runs(p.read_bytes().decode("utf-8", "replace")))
+    assert len(runs) > 5000
+    assert [r for r in runs if c.run_terms(r) != _py_run_terms(r)] == []
+
+
+@needs_c
+@pytest.mark.parametrize(
+    "run",
+    ["HTTPServer", "HTTPServer2Go", "ABCdef", "ABC", "Abc", "aB", "AB1c", "A1b", "getUserById",
+     "fooFoo", "is_ok", "__init__", "_1_2", "a$b", "$", "_", "$$a", "3dTexture", "3d$x", "12$ab",
+     "0x1F", "0xDEADbeef", "9", "123", "007bond_x9", "1_2_3a", "x" * 80, "x" * 81, "X" * 81,
+     "Ab" * 41, "9" + "a" * 90, "a" * 40 + "B" * 3, "Tokens", "statuses", "classes", "boxes",
+     "hashes", "analyses", "buses", "expiries", "ratelimiter", "queries", "ized", "iz",
+     "get", "GET", "Get", "getGet", "the_if_else", "utf8", "sha256sum", "v2", "V2Config"],
+)
+def test_run_terms_of_awkward_names_match_python(c, run):
+    assert c.run_terms(run) == _py_run_terms(run)
+
+
+@needs_c
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet="aeiouyszxhbdgtrnAESZXTY019_$", min_size=1, max_size=90))
+def test_run_terms_of_generated_names_match_python(c, run):
+    assert c.run_terms(run) == _py_run_terms(run)
+
+
+@needs_c
+def test_run_terms_refuses_what_is_not_a_run(c):
+    with pytest.raises(ValueError):
+        c.run_terms("two words")
+    with pytest.raises(ValueError):
+        c.run_terms("café")
+    with pytest.raises(TypeError):
+        c.run_terms(b"bytes")
+    assert c.run_terms("") == ()

@@ -238,8 +238,343 @@ fail:
     return NULL;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * run_terms: tokenize._run_terms for one run, as a tuple (computed once per distinct run and
+ * process; a tree has hundreds of thousands). configure() gives it tokenize's constants, so
+ * the stop words, suffixes and limits have one source.
+ */
+
+#define MAX_STOP 512
+#define MAX_SUFFIXES 64
+#define WORD_MAX 64
+
+static char stop_words[MAX_STOP][WORD_MAX];
+static Py_ssize_t stop_lens[MAX_STOP];
+static int n_stop;
+static char suffixes[MAX_SUFFIXES][WORD_MAX];
+static Py_ssize_t suffix_lens[MAX_SUFFIXES];
+static int n_suffixes;
+static Py_ssize_t min_part, max_token, max_name, min_stem;
+static int configured;
+
+static int
+is_stop(const char *w, Py_ssize_t n)
+{
+    for (int i = 0; i < n_stop; i++) {
+        if (stop_lens[i] == n && stop_words[i][0] == w[0] &&
+            memcmp(stop_words[i], w, (size_t)n) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int
+copy_words(PyObject *words, char (*out)[WORD_MAX], Py_ssize_t *lens, int cap, int *count)
+{
+    PyObject *seq = PySequence_Fast(words, "configure: expected an iterable of words");
+    if (seq == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > cap) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "configure: too many words");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t len;
+        const char *w = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(seq, i), &len);
+        if (w == NULL || len >= WORD_MAX) {
+            Py_DECREF(seq);
+            if (w != NULL) {
+                PyErr_SetString(PyExc_ValueError, "configure: word too long");
+            }
+            return -1;
+        }
+        memcpy(out[i], w, (size_t)len);
+        lens[i] = len;
+    }
+    *count = (int)n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+PyDoc_STRVAR(configure_doc,
+"configure(stop_words, suffixes, min_part, max_token, max_name, min_stem)\n\n"
+"tokenize's constants, for run_terms.");
+
+static PyObject *
+configure(PyObject *self, PyObject *args)
+{
+    PyObject *stops, *sufs;
+    if (!PyArg_ParseTuple(args, "OOnnnn:configure", &stops, &sufs, &min_part, &max_token,
+                          &max_name, &min_stem)) {
+        return NULL;
+    }
+    if (max_name <= 0 || max_name > 1024 || max_token <= 0 || max_token > 1024) {
+        PyErr_SetString(PyExc_ValueError, "configure: limits out of range");
+        return NULL;
+    }
+    configured = 0;
+    if (copy_words(stops, stop_words, stop_lens, MAX_STOP, &n_stop) < 0 ||
+        copy_words(sufs, suffixes, suffix_lens, MAX_SUFFIXES, &n_suffixes) < 0) {
+        return NULL;
+    }
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+#define IS_UPPER(c) ((c) >= 'A' && (c) <= 'Z')
+#define IS_LOWER(c) ((c) >= 'a' && (c) <= 'z')
+#define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+#define IS_ALPHA(c) (IS_UPPER(c) || IS_LOWER(c))
+
+/* tokenize._stem of a lower-case word, in place; returns the new length. */
+static Py_ssize_t
+stem_word(char *w, Py_ssize_t n)
+{
+    Py_ssize_t out = n;
+    for (int i = 0; i < n_suffixes; i++) {
+        Py_ssize_t k = suffix_lens[i];
+        if (k > n || memcmp(w + n - k, suffixes[i], (size_t)k) != 0 || n - k < min_stem) {
+            continue;
+        }
+        if (k == 1 && suffixes[i][0] == 's' && (w[n - 2] == 's' || w[n - 2] == 'u')) {
+            continue;
+        }
+        if (k == 2 && suffixes[i][0] == 'e' && suffixes[i][1] == 's' &&
+            !strchr("sxzhi", w[n - 3]) && !strchr("aeiou", w[n - 3])) {
+            out = n - 1;
+        }
+        else {
+            out = n - k;
+        }
+        break;
+    }
+    if (out > min_stem && (w[out - 1] == 'e' || w[out - 1] == 'y')) {
+        out--;
+    }
+    return out;
+}
+
+/* Append the stemmed term of w[0:n] (lower case, n <= max_name) to the list. */
+static int
+append_stemmed(PyObject *list, const char *w, Py_ssize_t n)
+{
+    char buf[1100];
+    memcpy(buf, w, (size_t)n);
+    Py_ssize_t m = n <= min_stem ? n : stem_word(buf, n);
+    PyObject *term = PyUnicode_FromStringAndSize(buf, m);
+    if (term == NULL) {
+        return -1;
+    }
+    int rc = PyList_Append(list, term);
+    Py_DECREF(term);
+    return rc;
+}
+
+/* tokenize._name_terms of name[0:n] (an IDENT_RE match), appended to the list. */
+static int
+name_terms(PyObject *list, const char *name, Py_ssize_t n)
+{
+    if (n > max_name) {
+        return 0;
+    }
+    char whole[1100];
+    Py_ssize_t wn = 0, nparts = 0, i = 0;
+    while (i < n) {
+        /* _PARTS_RE: (?:[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+)[0-9]*|[0-9]+ */
+        char c = name[i];
+        Py_ssize_t j;
+        if (IS_UPPER(c)) {
+            Py_ssize_t u = i;
+            while (u < n && IS_UPPER(name[u])) {
+                u++;
+            }
+            if (u - i >= 2 && u < n && IS_LOWER(name[u])) {
+                j = u - 1; /* an acronym before a capitalised word: HTTP|Server */
+            }
+            else if (u - i == 1 && u < n && IS_LOWER(name[u])) {
+                j = u;
+                while (j < n && IS_LOWER(name[j])) {
+                    j++;
+                }
+                while (j < n && IS_DIGIT(name[j])) {
+                    j++;
+                }
+            }
+            else {
+                j = u;
+                while (j < n && IS_DIGIT(name[j])) {
+                    j++;
+                }
+            }
+        }
+        else if (IS_LOWER(c)) {
+            j = i;
+            while (j < n && IS_LOWER(name[j])) {
+                j++;
+            }
+            while (j < n && IS_DIGIT(name[j])) {
+                j++;
+            }
+        }
+        else if (IS_DIGIT(c)) {
+            j = i;
+            while (j < n && IS_DIGIT(name[j])) {
+                j++;
+            }
+        }
+        else {
+            i++; /* `_` and `$` separate parts */
+            continue;
+        }
+        char part[1100];
+        Py_ssize_t pn = j - i, digits = 1;
+        for (Py_ssize_t k = 0; k < pn; k++) {
+            char ch = name[i + k];
+            part[k] = IS_UPPER(ch) ? (char)(ch + 32) : ch;
+            if (!IS_DIGIT(ch)) {
+                digits = 0;
+            }
+        }
+        memcpy(whole + wn, part, (size_t)pn);
+        wn += pn;
+        nparts++;
+        if (pn >= min_part && !digits && !is_stop(part, pn) &&
+            append_stemmed(list, part, pn) < 0) {
+            return -1;
+        }
+        i = j;
+    }
+    if (nparts > 1 && wn <= max_token) {
+        /* the compound's whole goes through _stem directly, as in Python */
+        Py_ssize_t m = stem_word(whole, wn);
+        PyObject *term = PyUnicode_FromStringAndSize(whole, m);
+        if (term == NULL) {
+            return -1;
+        }
+        int rc = PyList_Append(list, term);
+        Py_DECREF(term);
+        if (rc < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(run_terms_doc,
+"run_terms(run) -> tuple\n\n"
+"tokenize._run_terms(run).split() for a run of [A-Za-z0-9_$] (ValueError for other text).");
+
+static PyObject *
+run_terms(PyObject *self, PyObject *arg)
+{
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "run_terms: call configure() first");
+        return NULL;
+    }
+    if (!PyUnicode_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "run_terms: expected a str");
+        return NULL;
+    }
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(arg, &n);
+    if (s == NULL) {
+        return NULL;
+    }
+    int all_digit = n > 0, all_alpha = n > 0, upper = 0, lower = 0, title = n > 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 128 || !RUN_CHAR[c]) {
+            PyErr_SetString(PyExc_ValueError, "run_terms: not a run of [A-Za-z0-9_$]");
+            return NULL;
+        }
+        if (!IS_DIGIT(c)) {
+            all_digit = 0;
+        }
+        if (!IS_ALPHA(c)) {
+            all_alpha = 0;
+        }
+        if (IS_UPPER(c)) {
+            upper++;
+            if (i > 0) {
+                title = 0;
+            }
+        }
+        else if (IS_LOWER(c)) {
+            lower++;
+            if (i == 0) {
+                title = 0;
+            }
+        }
+    }
+    if (n == 0 || all_digit) {
+        return PyTuple_New(0); /* a number names nothing */
+    }
+    PyObject *list = PyList_New(0);
+    if (list == NULL) {
+        return NULL;
+    }
+    if (all_alpha && (upper == 0 || lower == 0 || title)) {
+        /* one word (token, Token, TOKEN) */
+        if (n >= min_part && n <= max_name) {
+            char w[1100];
+            for (Py_ssize_t i = 0; i < n; i++) {
+                w[i] = IS_UPPER(s[i]) ? (char)(s[i] + 32) : s[i];
+            }
+            if (!is_stop(w, n) && append_stemmed(list, w, n) < 0) {
+                goto fail;
+            }
+        }
+    }
+    else if (IS_DIGIT(s[0])) {
+        /* IDENT_RE's matches: [A-Za-z_$][A-Za-z0-9_$]* | (?<![0-9])[0-9]++[A-Za-z_][A-Za-z0-9_]* */
+        Py_ssize_t i = 0;
+        while (i < n) {
+            char c = s[i];
+            if (IS_ALPHA(c) || c == '_' || c == '$') {
+                if (name_terms(list, s + i, n - i) < 0) {
+                    goto fail;
+                }
+                break;
+            }
+            if (i == 0 || !IS_DIGIT(s[i - 1])) {
+                Py_ssize_t j = i;
+                while (j < n && IS_DIGIT(s[j])) {
+                    j++;
+                }
+                if (j < n && (IS_ALPHA(s[j]) || s[j] == '_')) {
+                    Py_ssize_t k = j;
+                    while (k < n && s[k] != '$') {
+                        k++;
+                    }
+                    if (name_terms(list, s + i, k - i) < 0) {
+                        goto fail;
+                    }
+                    i = k;
+                    continue;
+                }
+            }
+            i++;
+        }
+    }
+    else if (name_terms(list, s, n) < 0) {
+        goto fail;
+    }
+    PyObject *out = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return out;
+fail:
+    Py_DECREF(list);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"count_terms", count_terms, METH_VARARGS, count_terms_doc},
+    {"configure", configure, METH_VARARGS, configure_doc},
+    {"run_terms", run_terms, METH_O, run_terms_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,6 +27,7 @@ _SEP_RE = re.compile(r"[_$\-.]+")
 
 MIN_PART = 2
 MAX_TOKEN = 40
+MAX_NAME = 80  # longer names (generated, minified, encoded data) give no terms
 CACHE_MAX = 200_000
 """Entries per memo below; each parse worker fills its own, so together they stay near 100 MB
 per process on the largest trees (at 500k they reached 300 MB per worker on Linux)."""
@@ -129,7 +130,7 @@ def _stemmed_terms(ident: str) -> tuple[str, ...]:
     if _RUN_NAME.fullmatch(ident):
         # the same terms, from the memo of the body text's runs: a file's names are in its text
         return _run_tuple(ident)
-    return tuple(stem(t) for t in identifier_terms(ident)) if len(ident) <= 80 else ()
+    return tuple(stem(t) for t in identifier_terms(ident)) if len(ident) <= MAX_NAME else ()
 
 
 # A name that is one run of identifier characters, as IDENT_RE matches it whole.
@@ -159,7 +160,7 @@ def _run_terms(run: str) -> str:
     if run.isalpha() and (run.islower() or run.isupper() or run.istitle()):
         # one word (`token`, `Token`, `TOKEN`): what split_identifier would make of it
         w = run.lower()
-        return "" if not MIN_PART <= len(w) <= 80 or w in CODE_STOP else stem(w) + " "
+        return "" if not MIN_PART <= len(w) <= MAX_NAME or w in CODE_STOP else stem(w) + " "
     if run[0].isdigit():  # maybe digits, then names
         return "".join(map(_name_terms, IDENT_RE.findall(run)))
     return _name_terms(run)  # one IDENT_RE match
@@ -171,13 +172,15 @@ _RUN_TUPLES = _Memo(lambda run: tuple(_run_terms(run).split()), CACHE_MAX)
 names of symbols; only one of the two memos fills in a process."""
 
 # The optional C accelerator (setup.py builds it where a compiler is found); IR_PURE_PYTHON=1
-# turns it off, to compare the two paths.
+# turns it off, to compare the two paths. It is configured with this module's constants at the
+# end of the module.
 try:
-    from ._speedups import count_terms as _count_terms
+    from . import _speedups
 except ImportError:  # no compiler at install time: the same counts, in Python
-    _count_terms = None
+    _speedups = None
 if os.environ.get("IR_PURE_PYTHON"):
-    _count_terms = None
+    _speedups = None
+_count_terms = _speedups.count_terms if _speedups is not None else None
 
 
 def _run_tuple(run: str) -> tuple[str, ...]:
@@ -198,7 +201,7 @@ def _name_terms(ident: str) -> str:
     the parts are lowered, filtered and stemmed by C-level maps over a memo of parts, which
     repeat far more than names do.
     """
-    if len(ident) > 80:
+    if len(ident) > MAX_NAME:
         return ""
     parts = " ".join(_PARTS_RE.findall(ident)).lower().split()
     out = " ".join(filter(None, map(_PART_TERMS.__getitem__, parts)))
@@ -293,3 +296,9 @@ def _stem(w: str) -> str:
 
 _STEMS = _Memo(_stem, CACHE_MAX)
 
+
+if _speedups is not None:
+    # the terms of a new run in C too: a few hundred thousand distinct runs per tree and worker
+    _speedups.configure(sorted(CODE_STOP), _STEM_SUFFIXES, MIN_PART, MAX_TOKEN, MAX_NAME,
+                        _MIN_STEM)
+    _RUN_TUPLES.compute = _speedups.run_terms
