@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, TypeVar
 from . import heap
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
-from .models import IndexStats, Outline, Symbol, SymbolRows
+from .models import IndexStats, Symbol, SymbolRows
 from .tokenize import capped, identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
 from .workspace import Scope, is_inside
 
@@ -85,9 +85,10 @@ class Parsed:
     path_text: str = ""
     symbol_text: str = ""
     body_text: str = ""
-    outline: Outline = Outline()
-    symbol_terms: tuple[str, ...] = ()
-    """Per symbol of the outline, its stemmed terms joined by spaces (stored with the symbol)."""
+    symbols: tuple[tuple[str, str, str, int, int, str], ...] = ()
+    """The outline's definitions as stored: (name, lower-case name, kind, first line, last line,
+    stemmed terms joined by spaces)."""
+    imports: tuple[str, ...] = ()
 
 
 _TEST_DIR_RE = re.compile(
@@ -142,11 +143,12 @@ def language_for(rel: str) -> str | None:
     return of_path(rel)
 
 
-def extract_outline(text: str, lang: str | None) -> Outline:
-    """languages.extract_outline, imported on first use (see language_for)."""
-    from .languages import extract_outline as outline
+def outline_rows(text: str, lang: str | None) -> tuple[list[tuple[str, str, int, int]],
+                                                      tuple[str, ...]]:
+    """languages.outline_rows, imported on first use (see language_for)."""
+    from .languages import outline_rows as rows
 
-    return outline(text, lang)
+    return rows(text, lang)
 
 
 def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path:
@@ -185,25 +187,25 @@ def _mostly_text(data: bytes) -> bool:
 def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Parsed:
     lang = language_for(rel)
     try:
-        outline = extract_outline(text, lang)
+        rows, imports = outline_rows(text, lang)
     except Exception:  # one odd file must never stop indexing
         log.exception("outline failed for %s", rel)
-        outline = Outline()
+        rows, imports = [], ()
     sym_terms: list[str] = []
-    per_symbol: list[str] = []
-    for s in outline.symbols:
-        stems = stemmed_terms(s.name)  # () for a name over 80 characters
-        per_symbol.append(" ".join(stems))
-        sym_terms.extend(stems if stems or len(s.name) <= 80 else
-                         (stem(t) for t in identifier_terms(s.name)))
+    symbols = []
+    for name, kind, start, end in rows:
+        stems = stemmed_terms(name)  # () for a name over 80 characters
+        symbols.append((name, name.lower(), kind, start, end, " ".join(stems)))
+        sym_terms.extend(stems if stems or len(name) <= 80 else
+                         (stem(t) for t in identifier_terms(name)))
     return Parsed(
         rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,
         lines=text.count("\n") + 1, skipped=None,
         path_text=" ".join(stem(t) for t in path_terms(rel)),
         symbol_text=" ".join(sym_terms),
         body_text=_body_text(term_counts_upto(text, TF_CAP)),
-        outline=outline,
-        symbol_terms=tuple(per_symbol),
+        symbols=tuple(symbols),
+        imports=imports,
     )
 
 
@@ -243,10 +245,8 @@ several times faster."""
 
 
 def to_row(p: Parsed) -> Row:
-    symbols = [(s.name, s.name.lower(), s.kind, s.start_line, s.end_line, terms)
-               for s, terms in zip(p.outline.symbols, p.symbol_terms)]
     return (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
-            p.skipped, p.path_text, p.symbol_text, p.body_text, symbols, p.outline.imports)
+            p.skipped, p.path_text, p.symbol_text, p.body_text, list(p.symbols), p.imports)
 
 
 def _pack(fid: int, symbols: list[tuple]) -> bytes:

@@ -1246,6 +1246,17 @@ def extract_outline(text: str, language: str | None) -> Outline:
     `language` is a name from LANGUAGES (as `language_for` returns); unknown names and None get a
     generic keyword pattern set, plain-text kinds (markdown, yaml, json...) an empty outline.
     """
+    rows, imports = outline_rows(text, language)
+    return Outline(symbols=tuple(Symbol(*r) for r in rows), imports=imports)
+
+
+OutlineRow = tuple[str, str, int, int]
+"""A definition as (name, kind, first line, last line), lines 1-based."""
+
+
+def outline_rows(text: str, language: str | None) -> tuple[list[OutlineRow], tuple[str, ...]]:
+    """extract_outline's definitions as plain rows, for the index: no Symbol per definition
+    (a frozen dataclass costs microseconds to make, and a tree has hundreds of thousands)."""
     syms: list[list] = []
     imports: list[str] = []
     n = 0
@@ -1254,10 +1265,10 @@ def extract_outline(text: str, language: str | None) -> Outline:
         if isinstance(text, (bytes, bytearray)):
             text = bytes(text).decode("utf-8", "replace")
         if not isinstance(text, str) or not text:
-            return Outline()
+            return [], ()
         lang = language.lower() if isinstance(language, str) else None
         if lang in _NO_OUTLINE:
-            return Outline()
+            return [], ()
         spec = _SPECS.get(lang, _GENERIC) if lang else _GENERIC
         text, raw = _prepare(text)
         n = len(raw)
@@ -1294,8 +1305,9 @@ def _prepare(text: str) -> tuple[str, list[str]]:
     return text, lines
 
 
-def _finish(syms: list[list], imports: list[str], lines: list[str]) -> Outline:
-    """Symbols with every end resolved (bounded fallback) and deduplicated, capped imports."""
+def _finish(syms: list[list], imports: list[str],
+            lines: list[str]) -> tuple[list[OutlineRow], tuple[str, ...]]:
+    """Symbol rows with every end resolved (bounded fallback), deduplicated, capped imports."""
     syms = syms[:MAX_SYMBOLS]
     n = len(lines)
     following = _next_outer(syms) if any(s[3] is None for s in syms) else []
@@ -1306,11 +1318,11 @@ def _finish(syms: list[list], imports: list[str], lines: list[str]) -> Outline:
                 end = _fallback_end(syms, k, following[k], lines)
             start = max(0, min(start, n - 1))
             end = max(start, min(end, n - 1))
-            out.append(Symbol(str(name), str(kind), start + 1, end + 1))
+            out.append((str(name), str(kind), start + 1, end + 1))
         except Exception:
             continue
     seen = dict.fromkeys(i.strip() for i in imports if isinstance(i, str) and i.strip())
-    return Outline(symbols=tuple(out), imports=tuple(list(seen)[:MAX_IMPORTS]))
+    return out, tuple(list(seen)[:MAX_IMPORTS])
 
 
 def _next_outer(syms: list[list]) -> list[int | None]:
