@@ -264,6 +264,55 @@ def test_a_buffer_opened_during_a_refresh_wins(tmp_path, monkeypatch):
     assert sorted(idx.overlay_paths()) == ["m6.py", "m7.py"]
 
 
+def test_a_refresh_commits_in_large_transactions_and_loses_nothing(tmp_path, monkeypatch):
+    """A command line's refresh commits every COMMIT_ROWS files: other readers see nothing of a
+    transaction before its commit, a buffer update that fails meanwhile rolls back only itself,
+    and a refresh stopped between commits keeps what it stored."""
+    from iterative_retrieval import index as index_mod
+
+    monkeypatch.setattr(index_mod, "STORE_BATCH", 4)
+    files = {f"m{i}.py": f"def disk_{i}(): pass\n" for i in range(40)}
+    root = write_files(tmp_path / "ws", files)
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.commit_rows = 16
+    other = sqlite3.connect(idx.db_path)
+    seen = []
+
+    def failing_insert(row, overlay, if_new=False):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    def progress(done, total):
+        seen.append((done, other.execute("SELECT count(*) FROM files").fetchone()[0]))
+        if done == 20:  # 16 committed, 4 stored and not yet committed
+            with monkeypatch.context() as m:
+                m.setattr(idx, "_insert", failing_insert)
+                try:
+                    idx.put_text("buffer.py", "def buffer(): pass\n")
+                except sqlite3.OperationalError:
+                    pass
+                else:
+                    raise AssertionError("the buffer update was meant to fail")
+
+    idx.refresh(scope, 1_000_000, progress=progress)
+    # committed every 16 files; the failed update committed the 4 pending first
+    assert seen[:5] == [(4, 0), (8, 0), (12, 0), (16, 16), (20, 16)]
+    assert seen[5] == (24, 20)
+    assert idx.file_count() == 40 and other.execute("SELECT count(*) FROM files").fetchone()[0] == 40
+    assert idx.definitions([f"disk_{i}" for i in range(40)]).keys() == {
+        f"disk_{i}" for i in range(40)}
+
+    # stopped between commits: what was stored is committed, the rest is read next time
+    for i in range(40):
+        (root / f"m{i}.py").write_text(f"def changed_{i}(): pass\n")
+    idx.refresh(scope, 1_000_000, should_stop=lambda: idx.conn.in_transaction)
+    assert other.execute("SELECT count(*) FROM files WHERE path LIKE 'm%'").fetchone()[0] == 40
+    assert len(idx.definitions([f"changed_{i}" for i in range(40)])) == 4
+    idx.refresh(scope, 1_000_000)
+    assert len(idx.definitions([f"changed_{i}" for i in range(40)])) == 40
+    other.close()
+    idx.close()
+
+
 def test_read_memos_follow_writes(tmp_path):
     """all_files and definitions are remembered between calls but follow every write."""
     root = write_files(tmp_path / "ws", {"a.py": "def alpha(): pass\n"})
