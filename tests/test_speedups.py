@@ -218,3 +218,33 @@ def test_run_terms_refuses_what_is_not_a_run(c):
     with pytest.raises(TypeError):
         c.run_terms(b"bytes")
     assert c.run_terms("") == ()
+
+
+@needs_c
+def test_body_text_matches_python(c):
+    """The body column made in C equals the Python join, for real counts and odd ones."""
+    cases = [
+        {},
+        {"token": 1},
+        {"token": 9, "user": 6, "id": 5, "x": 0},
+        {"naïve": 2, "łódź": 1, "😀": 3, "plain": 7},  # every string kind
+        tokenize.term_counts_upto((REPO / "server/iterative_retrieval/index.py").read_text(), CAP),
+        tokenize.term_counts((REPO / "README.md").read_text()),
+        {"last": 0, "first": 2},
+    ]
+    for counts in cases:
+        for cap in (1, CAP, 1000):
+            assert c.body_text(counts, cap) == tokenize._py_capped_text(counts, cap), counts
+    assert tokenize.capped_text({"a": 3}, 2) == "a a"
+
+
+@needs_c
+def test_body_text_refuses_bad_input(c):
+    with pytest.raises(TypeError):
+        c.body_text([("a", 1)], CAP)
+    with pytest.raises(TypeError):
+        c.body_text({1: 2}, CAP)
+    with pytest.raises(TypeError):
+        c.body_text({"a": "2"}, CAP)
+    with pytest.raises(ValueError):
+        c.body_text({"a": 1}, 0)

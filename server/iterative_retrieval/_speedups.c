@@ -238,6 +238,79 @@ fail:
     return NULL;
 }
 
+PyDoc_STRVAR(body_text_doc,
+"body_text(counts, cap) -> str\n\n"
+"Each term of the dict repeated min(count, cap) times, in the dict's order, separated by\n"
+"spaces: index._body_text without a string per term.");
+
+static PyObject *
+body_text(PyObject *self, PyObject *args)
+{
+    PyObject *counts;
+    Py_ssize_t cap;
+    if (!PyArg_ParseTuple(args, "O!n:body_text", &PyDict_Type, &counts, &cap)) {
+        return NULL;
+    }
+    if (cap < 1) {
+        PyErr_SetString(PyExc_ValueError, "body_text: cap must be at least 1");
+        return NULL;
+    }
+    Py_ssize_t pos = 0, total = 0;
+    Py_UCS4 maxchar = ' ';
+    PyObject *term, *count;
+    while (PyDict_Next(counts, &pos, &term, &count)) {
+        if (!PyUnicode_Check(term)) {
+            PyErr_SetString(PyExc_TypeError, "body_text: terms must be str");
+            return NULL;
+        }
+        Py_ssize_t n = PyLong_AsSsize_t(count);
+        if (n == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (n <= 0) {
+            continue;
+        }
+        Py_ssize_t times = n < cap ? n : cap;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(term);
+        if (len > (PY_SSIZE_T_MAX - total) / times - 1) {
+            return PyErr_NoMemory();
+        }
+        total += times * (len + 1);
+        Py_UCS4 m = PyUnicode_MAX_CHAR_VALUE(term);
+        if (m > maxchar) {
+            maxchar = m;
+        }
+    }
+    if (total == 0) {
+        return PyUnicode_New(0, 0);
+    }
+    PyObject *out = PyUnicode_New(total - 1, maxchar); /* no space after the last term */
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    pos = 0;
+    while (PyDict_Next(counts, &pos, &term, &count)) {
+        Py_ssize_t n = PyLong_AsSsize_t(count);
+        if (n <= 0) {
+            continue;
+        }
+        Py_ssize_t times = n < cap ? n : cap, len = PyUnicode_GET_LENGTH(term);
+        for (Py_ssize_t k = 0; k < times; k++) {
+            if (PyUnicode_CopyCharacters(out, at, term, 0, len) < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            at += len;
+            if (at < total - 1) {
+                PyUnicode_WRITE(PyUnicode_KIND(out), PyUnicode_DATA(out), at, ' ');
+                at++;
+            }
+        }
+    }
+    return out;
+}
+
 /* ---------------------------------------------------------------------------------------
  * run_terms: tokenize._run_terms for one run, as a tuple (computed once per distinct run and
  * process; a tree has hundreds of thousands). configure() gives it tokenize's constants, so
@@ -573,6 +646,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"count_terms", count_terms, METH_VARARGS, count_terms_doc},
+    {"body_text", body_text, METH_VARARGS, body_text_doc},
     {"configure", configure, METH_VARARGS, configure_doc},
     {"run_terms", run_terms, METH_O, run_terms_doc},
     {NULL, NULL, 0, NULL},

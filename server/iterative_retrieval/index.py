@@ -8,6 +8,7 @@ modification time changed. A cache that is corrupt or of another schema version 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import itertools
 import logging
@@ -20,16 +21,23 @@ import time
 from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import repeat
-from operator import add, itemgetter, mul
+from operator import itemgetter
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from . import heap
 from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
 from .models import IndexStats, Symbol, SymbolRows
-from .tokenize import capped, identifier_terms, path_terms, stem, stemmed_terms, term_counts_upto
+from .tokenize import (
+    capped_text,
+    identifier_terms,
+    path_terms,
+    stem,
+    stemmed_terms,
+    term_counts_upto,
+)
 from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
@@ -146,17 +154,22 @@ def classify(rel: str, lang: str | None) -> str:
 def language_for(rel: str) -> str | None:
     """languages.language_for, imported on first use: a warm retrieval parses nothing, and the
     language tables are a fifth of its imports."""
-    from .languages import language_for as of_path
+    return _languages().language_for(rel)
 
-    return of_path(rel)
+
+@functools.cache
+def _languages() -> ModuleType:
+    """The languages module, imported once (an import statement per call cost 5 us, three
+    calls per file indexed)."""
+    from . import languages
+
+    return languages
 
 
 def outline_rows(text: str, lang: str | None) -> tuple[list[tuple[str, str, int, int]],
                                                       tuple[str, ...]]:
     """languages.outline_rows, imported on first use (see language_for)."""
-    from .languages import outline_rows as rows
-
-    return rows(text, lang)
+    return _languages().outline_rows(text, lang)
 
 
 def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path:
@@ -222,11 +235,8 @@ TF_CAP = 6
 
 
 def _body_text(counts: dict[str, int]) -> str:
-    """Each term repeated min(count, TF_CAP) times, space-separated (built in C: large files)."""
-    if not counts:
-        return ""
-    spaced = map(add, counts.keys(), repeat(" "))
-    return "".join(map(mul, spaced, map(capped(TF_CAP), counts.values(), repeat(TF_CAP))))[:-1]
+    """Each term repeated min(count, TF_CAP) times, space-separated."""
+    return capped_text(counts, TF_CAP)
 
 
 def read_and_parse(item: tuple[str, str, int, int, int]) -> Parsed:

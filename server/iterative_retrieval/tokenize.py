@@ -14,7 +14,7 @@ import string
 from collections import Counter
 from collections.abc import Callable
 from itertools import repeat
-from operator import mul
+from operator import add, mul
 from typing import TypeVar
 
 # A name, or digits glued to a name (`3dTexture`). The digit branch starts only at the head of a
@@ -252,6 +252,21 @@ def _py_counts(text: str, cap: int | None) -> Counter[str]:
     times = runs.values() if cap is None else map(capped(cap), runs.values(), repeat(cap))
     stream = "".join(map(mul, map(_RUN_TERMS.__getitem__, runs.keys()), times))
     return Counter(stream.split())
+
+
+def capped_text(counts: dict[str, int], cap: int) -> str:
+    """Each term repeated min(count, cap) times, space-separated, in the dict's order: the
+    index's body column (in C where the accelerator is built; here with C-level calls)."""
+    if _speedups is not None:
+        return _speedups.body_text(counts, cap)
+    return _py_capped_text(counts, cap)
+
+
+def _py_capped_text(counts: dict[str, int], cap: int) -> str:
+    if not counts:
+        return ""
+    spaced = map(add, counts.keys(), repeat(" "))
+    return "".join(map(mul, spaced, map(capped(cap), counts.values(), repeat(cap))))[:-1]
 
 
 @functools.lru_cache(maxsize=8)
