@@ -42,7 +42,7 @@ def c():
 
 
 def _c_counts(c, text: str, cap: int) -> dict[str, int]:
-    return c.count_terms(text, tokenize._RUN_TUPLES, cap)
+    return c.count_terms(text, cap)
 
 
 def _same(c, text: str) -> None:
@@ -105,42 +105,51 @@ def test_generated_texts_count_alike(c, text):
     _same(c, text)
 
 
+def _configure(c, cache_size):
+    c.configure(sorted(tokenize.CODE_STOP), tokenize._STEM_SUFFIXES, tokenize.MIN_PART,
+                tokenize.MAX_TOKEN, tokenize.MAX_NAME, tokenize._MIN_STEM, cache_size)
+
+
 @needs_c
 def test_random_identifier_soup_counts_alike(c):
-    """Many files' worth of camelCase, snake_case, digits and punctuation, with a small memo
-    that turns over (entries move between generations while a text is counted)."""
+    """Many files' worth of camelCase, snake_case, digits and punctuation, with a run cache so
+    small that it is cleared before most texts."""
     rng = random.Random(7)
     words = ["get", "user", "by", "id", "HTTP", "server", "token", "expire", "rate", "limit",
              "x", "2", "v2", "_", "$", "the", "if", "Parse", "JSON", "utf8"]
     seps = [" ", "\n", "(", ").", ", ", "_", "", "::"]
-    old = tokenize._RUN_TUPLES.half
-    tokenize._RUN_TUPLES.half = 16
+    _configure(c, 16)
     try:
         for _ in range(200):
             text = "".join(rng.choice(words) + rng.choice(seps) for _ in range(rng.randrange(400)))
             _same(c, text)
     finally:
-        tokenize._RUN_TUPLES.half = old
+        _configure(c, tokenize.CACHE_MAX)
 
 
 @needs_c
-def test_bad_memos_raise_instead_of_crashing(c):
-    """A memo that fails or gives the wrong type raises a Python error; nothing leaks or dies."""
+def test_bad_arguments_raise_instead_of_crashing(c):
+    """Wrong types and settings raise Python errors; nothing leaks or dies."""
+    with pytest.raises(TypeError):
+        c.count_terms(b"bytes", CAP)
+    with pytest.raises(TypeError):
+        c.count_terms("text")
+    with pytest.raises(ValueError):
+        _configure(c, 0)
+    with pytest.raises(TypeError):
+        c.configure(None, (), 2, 40, 80, 4, 10)
+    _configure(c, tokenize.CACHE_MAX)  # a failed configure leaves it unusable until redone
+    assert c.count_terms("token tokens", 0) == {"token": 2}
 
-    class Failing(dict):
-        def __missing__(self, key):
-            raise KeyError(key)
 
-    with pytest.raises(KeyError):
-        c.count_terms("some words", Failing(), CAP)
-    with pytest.raises(TypeError):
-        c.count_terms("some words", {"some": "some ", "words": "word "}, CAP)
-    with pytest.raises(TypeError):
-        c.count_terms(b"bytes", tokenize._RUN_TUPLES, CAP)
-    with pytest.raises(TypeError):
-        c.count_terms("text", tokenize._RUN_TUPLES)
-    # a memo whose tuples hold odd terms: counted as given
-    assert c.count_terms("a b a", {"a": ("x", "x"), "b": ()}, 0) == {"x": 4}
+@needs_c
+def test_long_runs_and_every_string_kind_count_alike(c):
+    """Runs longer than the cache keeps (computed each time), in texts of 1, 2 and 4 bytes
+    per character, with digits-first runs whose names lie past the first 80 characters."""
+    long_names = ["9" * 300 + "getUser_" + "x" * 300 + "$tail",
+                  "1" * 257 + "abc", "get" + "User" * 80, "A" * 300]
+    for extra in ("", "ł", "😀"):
+        _same(c, (" ".join(long_names) + extra + " ") * 3)
 
 
 def test_pure_python_switch_gives_the_same_index(tmp_path):

@@ -139,58 +139,234 @@ table_add(Table *t, const char *data, int kind, Py_ssize_t start, Py_ssize_t len
         }                                                                              \
     } while (0)
 
-/* Add `times` to the count of every term in the tuple (a term listed twice counts twice). */
+static PyObject *terms_of(const char *s, Py_ssize_t n);
+static int configured; /* configure() was called */
+
+/* The terms of every distinct run met in this process, by the run's characters: a hit costs a
+ * probe with the hash the scan already made, no string and no dict look-up. Cleared when full
+ * (before a text, never during one); runs longer than CACHE_RUN_MAX are not kept. */
+#define CACHE_RUN_MAX 256
+
+typedef struct {
+    uint64_t hash;
+    Py_ssize_t len;
+    char *chars; /* NULL: empty slot */
+    PyObject *terms;
+} Cached;
+
+static Cached *cache;
+static Py_ssize_t cache_slots, cache_n, cache_max = 200000;
+
+static void
+cache_clear(void)
+{
+    for (Py_ssize_t i = 0; i < cache_slots; i++) {
+        if (cache[i].chars != NULL) {
+            PyMem_Free(cache[i].chars);
+            Py_DECREF(cache[i].terms);
+            cache[i].chars = NULL;
+        }
+    }
+    cache_n = 0;
+}
+
 static int
-add_terms(PyObject *out, PyObject *terms, Py_ssize_t times)
+cache_grow(void)
+{
+    Py_ssize_t slots = cache_slots ? cache_slots * 2 : 4096;
+    Cached *table = PyMem_Calloc((size_t)slots, sizeof(Cached));
+    if (table == NULL) {
+        return -1;
+    }
+    size_t mask = (size_t)slots - 1;
+    for (Py_ssize_t i = 0; i < cache_slots; i++) {
+        if (cache[i].chars != NULL) {
+            size_t j = (size_t)cache[i].hash & mask;
+            while (table[j].chars != NULL) {
+                j = (j + 1) & mask;
+            }
+            table[j] = cache[i];
+        }
+    }
+    PyMem_Free(cache);
+    cache = table;
+    cache_slots = slots;
+    return 0;
+}
+
+/* New reference to the terms of the run chars[0:len] (ASCII), from the cache or computed. */
+static PyObject *
+cached_terms(const char *chars, Py_ssize_t len, uint64_t hash)
+{
+    if (len > CACHE_RUN_MAX) {
+        return terms_of(chars, len);
+    }
+    if (2 * (cache_n + 1) > cache_slots && cache_grow() < 0) {
+        return PyErr_NoMemory();
+    }
+    size_t mask = (size_t)cache_slots - 1, j = (size_t)hash & mask;
+    while (cache[j].chars != NULL) {
+        Cached *c = &cache[j];
+        if (c->hash == hash && c->len == len && memcmp(c->chars, chars, (size_t)len) == 0) {
+            Py_INCREF(c->terms);
+            return c->terms;
+        }
+        j = (j + 1) & mask;
+    }
+    PyObject *terms = terms_of(chars, len);
+    if (terms == NULL) {
+        return NULL;
+    }
+    char *copy = PyMem_Malloc((size_t)len + 1);
+    if (copy == NULL) {
+        return terms; /* not kept; still right */
+    }
+    memcpy(copy, chars, (size_t)len);
+    cache[j].hash = hash;
+    cache[j].len = len;
+    cache[j].chars = copy;
+    cache[j].terms = terms;
+    cache_n++;
+    Py_INCREF(terms);
+    return terms;
+}
+
+/* Term counts of one text, by term object (terms are interned: one object per term), in order
+ * of first appearance. Each entry holds a reference to its term. */
+typedef struct {
+    PyObject *term;
+    Py_ssize_t count;
+} Tally;
+
+typedef struct {
+    Tally *items;
+    Py_ssize_t n, cap;
+    Py_ssize_t *slots;
+    Py_ssize_t nslots;
+} Tallies;
+
+static int
+tallies_init(Tallies *t)
+{
+    t->n = 0;
+    t->cap = 256;
+    t->nslots = 512;
+    t->items = PyMem_Malloc(sizeof(Tally) * t->cap);
+    t->slots = PyMem_Malloc(sizeof(Py_ssize_t) * t->nslots);
+    if (t->items == NULL || t->slots == NULL) {
+        return -1;
+    }
+    memset(t->slots, 0xff, sizeof(Py_ssize_t) * t->nslots);
+    return 0;
+}
+
+static void
+tallies_free(Tallies *t)
+{
+    if (t->items != NULL) {
+        for (Py_ssize_t i = 0; i < t->n; i++) {
+            Py_DECREF(t->items[i].term);
+        }
+    }
+    PyMem_Free(t->items);
+    PyMem_Free(t->slots);
+}
+
+static inline size_t
+pointer_hash(PyObject *p)
+{
+    return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ULL);
+}
+
+static int
+tallies_grow(Tallies *t)
+{
+    Py_ssize_t cap = t->cap * 2, nslots = t->nslots * 2;
+    Tally *items = PyMem_Realloc(t->items, sizeof(Tally) * cap);
+    if (items == NULL) {
+        return -1;
+    }
+    t->items = items;
+    t->cap = cap;
+    Py_ssize_t *slots = PyMem_Malloc(sizeof(Py_ssize_t) * nslots);
+    if (slots == NULL) {
+        return -1;
+    }
+    memset(slots, 0xff, sizeof(Py_ssize_t) * nslots);
+    size_t mask = (size_t)nslots - 1;
+    for (Py_ssize_t i = 0; i < t->n; i++) {
+        size_t j = pointer_hash(t->items[i].term) & mask;
+        while (slots[j] >= 0) {
+            j = (j + 1) & mask;
+        }
+        slots[j] = i;
+    }
+    PyMem_Free(t->slots);
+    t->slots = slots;
+    t->nslots = nslots;
+    return 0;
+}
+
+/* Add `times` to every term of the tuple (a term listed twice counts twice). */
+static int
+tallies_add(Tallies *t, PyObject *terms, Py_ssize_t times)
 {
     Py_ssize_t m = PyTuple_GET_SIZE(terms);
     for (Py_ssize_t q = 0; q < m; q++) {
         PyObject *term = PyTuple_GET_ITEM(terms, q);
-        PyObject *old = PyDict_GetItemWithError(out, term); /* borrowed */
-        Py_ssize_t v = times;
-        if (old != NULL) {
-            Py_ssize_t before = PyLong_AsSsize_t(old);
-            if (before == -1 && PyErr_Occurred()) {
-                return -1;
+        if (t->n == t->cap && tallies_grow(t) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        size_t mask = (size_t)t->nslots - 1, j = pointer_hash(term) & mask;
+        for (;;) {
+            Py_ssize_t k = t->slots[j];
+            if (k < 0) {
+                Py_INCREF(term);
+                t->items[t->n].term = term;
+                t->items[t->n].count = times;
+                t->slots[j] = t->n++;
+                break;
             }
-            v += before;
-        }
-        else if (PyErr_Occurred()) {
-            return -1;
-        }
-        PyObject *value = PyLong_FromSsize_t(v);
-        if (value == NULL) {
-            return -1;
-        }
-        int rc = PyDict_SetItem(out, term, value);
-        Py_DECREF(value);
-        if (rc < 0) {
-            return -1;
+            if (t->items[k].term == term) {
+                t->items[k].count += times;
+                break;
+            }
+            j = (j + 1) & mask;
         }
     }
     return 0;
 }
 
 PyDoc_STRVAR(count_terms_doc,
-"count_terms(text, memo, cap) -> dict\n\n"
-"Term counts of `text`: every distinct run of [A-Za-z0-9_$] is looked up in `memo`\n"
-"(run -> tuple of terms) and each of its terms counted once per occurrence of the run,\n"
-"or at most `cap` times per run when cap > 0. Terms in order of first appearance.");
+"count_terms(text, cap) -> dict\n\n"
+"Term counts of `text`: every distinct run of [A-Za-z0-9_$] gives its terms (run_terms,\n"
+"cached per process) once per occurrence of the run, or at most `cap` times per run when\n"
+"cap > 0. Terms in order of first appearance.");
 
 static PyObject *
 count_terms(PyObject *self, PyObject *args)
 {
-    PyObject *text, *memo;
+    PyObject *text;
     Py_ssize_t cap;
-    if (!PyArg_ParseTuple(args, "UOn:count_terms", &text, &memo, &cap)) {
+    if (!PyArg_ParseTuple(args, "Un:count_terms", &text, &cap)) {
         return NULL;
+    }
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "count_terms: call configure() first");
+        return NULL;
+    }
+    if (cache_n >= cache_max) {
+        cache_clear();
     }
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     int kind = PyUnicode_KIND(text);
     const char *data = PyUnicode_DATA(text);
     PyObject *out = NULL;
+    char *wide = NULL; /* a run of a 2- or 4-byte text, as bytes */
     Table t;
-    if (table_init(&t) < 0) {
+    Tallies tallies = {NULL, 0, 0, NULL, 0};
+    if (table_init(&t) < 0 || tallies_init(&tallies) < 0) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -203,37 +379,52 @@ count_terms(PyObject *self, PyObject *args)
     else {
         SCAN(Py_UCS4);
     }
-    out = PyDict_New();
-    if (out == NULL) {
-        goto fail;
-    }
     for (Py_ssize_t k = 0; k < t.n; k++) {
         Run *r = &t.runs[k];
-        PyObject *run = PyUnicode_FromKindAndData(kind, data + r->start * kind, r->len);
-        if (run == NULL) {
-            goto fail;
+        const char *chars = data + r->start;
+        if (kind != PyUnicode_1BYTE_KIND) {
+            PyMem_Free(wide);
+            wide = PyMem_Malloc((size_t)r->len + 1);
+            if (wide == NULL) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            for (Py_ssize_t i = 0; i < r->len; i++) {
+                wide[i] = (char)PyUnicode_READ(kind, data, r->start + i);
+            }
+            chars = wide;
         }
-        PyObject *terms = PyObject_GetItem(memo, run);
-        Py_DECREF(run);
+        PyObject *terms = cached_terms(chars, r->len, r->hash);
         if (terms == NULL) {
             goto fail;
         }
-        if (!PyTuple_Check(terms)) {
-            Py_DECREF(terms);
-            PyErr_SetString(PyExc_TypeError, "count_terms: the memo must give tuples of terms");
-            goto fail;
-        }
         Py_ssize_t times = (cap > 0 && r->count > cap) ? cap : r->count;
-        int rc = add_terms(out, terms, times);
+        int rc = tallies_add(&tallies, terms, times);
         Py_DECREF(terms);
         if (rc < 0) {
             goto fail;
         }
     }
+    out = PyDict_New();
+    if (out == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < tallies.n; i++) {
+        PyObject *value = PyLong_FromSsize_t(tallies.items[i].count);
+        if (value == NULL || PyDict_SetItem(out, tallies.items[i].term, value) < 0) {
+            Py_XDECREF(value);
+            Py_CLEAR(out);
+            goto fail;
+        }
+        Py_DECREF(value);
+    }
+    PyMem_Free(wide);
+    tallies_free(&tallies);
     table_free(&t);
     return out;
 fail:
-    Py_XDECREF(out);
+    PyMem_Free(wide);
+    tallies_free(&tallies);
     table_free(&t);
     return NULL;
 }
@@ -374,26 +565,37 @@ copy_words(PyObject *words, char (*out)[WORD_MAX], Py_ssize_t *lens, int cap, in
 }
 
 PyDoc_STRVAR(configure_doc,
-"configure(stop_words, suffixes, min_part, max_token, max_name, min_stem)\n\n"
-"tokenize's constants, for run_terms.");
+"configure(stop_words, suffixes, min_part, max_token, max_name, min_stem, cache_size)\n\n"
+"tokenize's constants, for run_terms and count_terms; cache_size: runs kept per process.");
 
 static PyObject *
 configure(PyObject *self, PyObject *args)
 {
     PyObject *stops, *sufs;
-    if (!PyArg_ParseTuple(args, "OOnnnn:configure", &stops, &sufs, &min_part, &max_token,
-                          &max_name, &min_stem)) {
+    Py_ssize_t part, token, name, stem, cache_size;
+    if (!PyArg_ParseTuple(args, "OOnnnnn:configure", &stops, &sufs, &part, &token, &name,
+                          &stem, &cache_size)) {
         return NULL;
     }
-    if (max_name <= 0 || max_name > 1024 || max_token <= 0 || max_token > 1024) {
-        PyErr_SetString(PyExc_ValueError, "configure: limits out of range");
+    /* the buffers of terms_of hold max_name characters; the stemmer reads w[n - 3] */
+    if (part < 1 || token < 1 || token > 1024 || name < 1 || name > 1024 || stem < 2 ||
+        cache_size < 1) {
+        PyErr_SetString(PyExc_ValueError, "configure: a limit is out of range");
         return NULL;
     }
     configured = 0;
+    if (cache != NULL) {
+        cache_clear(); /* terms made with other constants */
+    }
     if (copy_words(stops, stop_words, stop_lens, MAX_STOP, &n_stop) < 0 ||
         copy_words(sufs, suffixes, suffix_lens, MAX_SUFFIXES, &n_suffixes) < 0) {
         return NULL;
     }
+    min_part = part;
+    max_token = token;
+    max_name = name;
+    min_stem = stem;
+    cache_max = cache_size;
     configured = 1;
     Py_RETURN_NONE;
 }
@@ -442,6 +644,7 @@ append_stemmed(PyObject *list, const char *w, Py_ssize_t n)
     if (term == NULL) {
         return -1;
     }
+    PyUnicode_InternInPlace(&term); /* one object per term: count_terms adds by address */
     int rc = PyList_Append(list, term);
     Py_DECREF(term);
     return rc;
@@ -528,6 +731,7 @@ name_terms(PyObject *list, const char *name, Py_ssize_t n)
         if (term == NULL) {
             return -1;
         }
+        PyUnicode_InternInPlace(&term);
         int rc = PyList_Append(list, term);
         Py_DECREF(term);
         if (rc < 0) {
@@ -557,13 +761,23 @@ run_terms(PyObject *self, PyObject *arg)
     if (s == NULL) {
         return NULL;
     }
-    int all_digit = n > 0, all_alpha = n > 0, upper = 0, lower = 0, title = n > 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 128 || !RUN_CHAR[c]) {
             PyErr_SetString(PyExc_ValueError, "run_terms: not a run of [A-Za-z0-9_$]");
             return NULL;
         }
+    }
+    return terms_of(s, n);
+}
+
+/* The terms of the run s[0:n], every character in [A-Za-z0-9_$] (checked by the caller). */
+static PyObject *
+terms_of(const char *s, Py_ssize_t n)
+{
+    int all_digit = n > 0, all_alpha = n > 0, upper = 0, lower = 0, title = n > 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
         if (!IS_DIGIT(c)) {
             all_digit = 0;
         }

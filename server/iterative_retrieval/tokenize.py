@@ -167,10 +167,6 @@ def _run_terms(run: str) -> str:
 
 
 _RUN_TERMS = _Memo(_run_terms, CACHE_MAX)
-_RUN_TUPLES = _Memo(lambda run: tuple(_run_terms(run).split()), CACHE_MAX)
-"""The same terms as tuples, for the C path (which counts each term of a run) and for the
-names of symbols; only one of the two memos fills in a process."""
-
 # The optional C accelerator (setup.py builds it where a compiler is found); IR_PURE_PYTHON=1
 # turns it off, to compare the two paths. It is configured with this module's constants at the
 # end of the module.
@@ -184,9 +180,9 @@ _count_terms = _speedups.count_terms if _speedups is not None else None
 
 
 def _run_tuple(run: str) -> tuple[str, ...]:
-    """A run's stemmed terms, from the memo the counting path fills."""
-    if _count_terms is not None:
-        return _RUN_TUPLES[run]
+    """A run's stemmed terms (from the memo of the Python counting path, which fills it)."""
+    if _speedups is not None:
+        return _speedups.run_terms(run)
     return tuple(_RUN_TERMS[run].split())
 
 # split_identifier's pieces for a name made of [A-Za-z0-9_$] only, in one pass: `_` and `$`
@@ -230,7 +226,7 @@ def term_counts(text: str) -> Counter[str]:
     repeated by its count, and count the terms of that stream.
     """
     if _count_terms is not None:
-        return Counter(_count_terms(text, _RUN_TUPLES, 0))
+        return Counter(_count_terms(text, 0))
     return _py_counts(text, None)
 
 
@@ -242,7 +238,7 @@ def term_counts_upto(text: str, cap: int) -> dict[str, int]:
     with is >= cap either way; any other term's count was not cut at all.
     """
     if _count_terms is not None:
-        return _count_terms(text, _RUN_TUPLES, cap)
+        return _count_terms(text, cap)
     return _py_counts(text, cap)
 
 
@@ -313,7 +309,7 @@ _STEMS = _Memo(_stem, CACHE_MAX)
 
 
 if _speedups is not None:
-    # the terms of a new run in C too: a few hundred thousand distinct runs per tree and worker
+    # the C path splits and stems runs itself (a few hundred thousand distinct runs per tree
+    # and worker), with this module's constants, and keeps up to CACHE_MAX runs' terms
     _speedups.configure(sorted(CODE_STOP), _STEM_SUFFIXES, MIN_PART, MAX_TOKEN, MAX_NAME,
-                        _MIN_STEM)
-    _RUN_TUPLES.compute = _speedups.run_terms
+                        _MIN_STEM, CACHE_MAX)
