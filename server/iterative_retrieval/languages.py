@@ -984,14 +984,18 @@ def _outline_structured(spec: _Spec, clean: list[str], braces: list[str],
         if len(evs) > 64:
             blocks.bulk(evs, i)
         else:
-            for ev in evs:
+            for ev in evs:  # blocks.push and blocks.pop, inlined for untagged blocks
                 if ev == "{":
-                    opens = pend is not None and len(blocks.stack) == pend[2]
-                    blocks.push(pend[0] if opens else None)
-                else:
-                    tag = blocks.pop(i)
-                    if tag is not None and pend is not None and tag is pend[0]:
-                        pend[4] = True  # a body opened and closed on this line
+                    if pend is not None and len(stack) == pend[2]:
+                        blocks.push(pend[0])
+                    else:
+                        stack.append(None)
+                elif stack:
+                    tag = stack.pop()
+                    if tag is not None:
+                        blocks._closed(tag, i)
+                        if pend is not None and tag is pend[0]:
+                            pend[4] = True  # a body opened and closed on this line
         if pend is not None:
             pend = _settle(pend, blocks.stack, clean, i, syms, spec.bodyless_fallback)
         if group is not None:
