@@ -1,11 +1,12 @@
 /* Optional accelerator for tokenize.py: the term counts of a text, as the pure-Python path
- * (tokenize._py_counts) makes them, in one C pass.
+ * (tokenize._py_counts) makes them, in one C pass; the terms of a run (tokenize._run_terms);
+ * the index's body column (tokenize._py_capped_text).
  *
  * Counting is most of an index's CPU that is not the outline: the Python path splits the text
  * into runs of identifier characters (one string object per occurrence), counts them, then
  * builds and re-counts a stream of their terms. Here the runs are counted in a hash table over
- * the text itself; only each distinct run becomes a string, for the memo look-up that turns it
- * into terms (computed in Python on a miss, through the memo's __missing__).
+ * the text itself, each distinct run's terms come from a per-process cache (computed here on a
+ * miss), and the terms are tallied by object before one dict is made.
  *
  * A run is a maximal sequence of [A-Za-z0-9_$]; any other code point separates runs, as in
  * tokenize._runs. The result is a dict of term -> count in the order of first appearance,
@@ -217,6 +218,22 @@ cached_terms(const char *chars, Py_ssize_t len, uint64_t hash)
     if (terms == NULL) {
         return NULL;
     }
+    /* terms_of allocates, and a collection it sets off can run code that uses the cache:
+     * look for the slot again */
+    if (2 * (cache_n + 1) > cache_slots && cache_grow() < 0) {
+        return terms; /* not kept; still right */
+    }
+    mask = (size_t)cache_slots - 1;
+    j = (size_t)hash & mask;
+    while (cache[j].chars != NULL) {
+        Cached *c = &cache[j];
+        if (c->hash == hash && c->len == len && memcmp(c->chars, chars, (size_t)len) == 0) {
+            Py_INCREF(c->terms);
+            Py_DECREF(terms);
+            return c->terms;
+        }
+        j = (j + 1) & mask;
+    }
     char *copy = PyMem_Malloc((size_t)len + 1);
     if (copy == NULL) {
         return terms; /* not kept; still right */
@@ -410,7 +427,13 @@ count_terms(PyObject *self, PyObject *args)
         goto fail;
     }
     for (Py_ssize_t i = 0; i < tallies.n; i++) {
-        PyObject *value = PyLong_FromSsize_t(tallies.items[i].count);
+        /* a term not interned (interning can fail without an error) may equal another */
+        Py_ssize_t count = tallies.items[i].count;
+        PyObject *before = PyDict_GetItemWithError(out, tallies.items[i].term); /* borrowed */
+        if (before != NULL) {
+            count += PyLong_AsSsize_t(before);
+        }
+        PyObject *value = PyErr_Occurred() ? NULL : PyLong_FromSsize_t(count);
         if (value == NULL || PyDict_SetItem(out, tallies.items[i].term, value) < 0) {
             Py_XDECREF(value);
             Py_CLEAR(out);
@@ -446,16 +469,24 @@ body_text(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "body_text: cap must be at least 1");
         return NULL;
     }
-    Py_ssize_t pos = 0, total = 0;
+    /* a snapshot: no code that runs meanwhile (a collection) can change what is written */
+    PyObject *items = PyDict_Items(counts);
+    if (items == NULL) {
+        return NULL;
+    }
+    Py_ssize_t nitems = PyList_GET_SIZE(items), total = 0;
     Py_UCS4 maxchar = ' ';
-    PyObject *term, *count;
-    while (PyDict_Next(counts, &pos, &term, &count)) {
+    for (Py_ssize_t i = 0; i < nitems; i++) {
+        PyObject *term = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0);
+        PyObject *count = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1);
         if (!PyUnicode_Check(term)) {
+            Py_DECREF(items);
             PyErr_SetString(PyExc_TypeError, "body_text: terms must be str");
             return NULL;
         }
         Py_ssize_t n = PyLong_AsSsize_t(count);
         if (n == -1 && PyErr_Occurred()) {
+            Py_DECREF(items);
             return NULL;
         }
         if (n <= 0) {
@@ -464,6 +495,7 @@ body_text(PyObject *self, PyObject *args)
         Py_ssize_t times = n < cap ? n : cap;
         Py_ssize_t len = PyUnicode_GET_LENGTH(term);
         if (len > (PY_SSIZE_T_MAX - total) / times - 1) {
+            Py_DECREF(items);
             return PyErr_NoMemory();
         }
         total += times * (len + 1);
@@ -473,22 +505,26 @@ body_text(PyObject *self, PyObject *args)
         }
     }
     if (total == 0) {
+        Py_DECREF(items);
         return PyUnicode_New(0, 0);
     }
     PyObject *out = PyUnicode_New(total - 1, maxchar); /* no space after the last term */
     if (out == NULL) {
+        Py_DECREF(items);
         return NULL;
     }
     Py_ssize_t at = 0;
-    pos = 0;
-    while (PyDict_Next(counts, &pos, &term, &count)) {
-        Py_ssize_t n = PyLong_AsSsize_t(count);
+    for (Py_ssize_t i = 0; i < nitems; i++) {
+        PyObject *term = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0);
+        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1));
         if (n <= 0) {
             continue;
         }
         Py_ssize_t times = n < cap ? n : cap, len = PyUnicode_GET_LENGTH(term);
         for (Py_ssize_t k = 0; k < times; k++) {
+            /* bounds-checked: it raises rather than write past the end */
             if (PyUnicode_CopyCharacters(out, at, term, 0, len) < 0) {
+                Py_DECREF(items);
                 Py_DECREF(out);
                 return NULL;
             }
@@ -499,6 +535,7 @@ body_text(PyObject *self, PyObject *args)
             }
         }
     }
+    Py_DECREF(items);
     return out;
 }
 
@@ -868,6 +905,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_speedups", "Optional C paths of tokenize.py.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC
