@@ -9,8 +9,37 @@ import time
 from dataclasses import dataclass
 
 
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
 def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (0 when it is gone)."""
+    """Resident bytes of a process and all its descendants (0 when it is gone).
+
+    It follows each thread's `children` list, reading a few files for the measured tree: a
+    sample must not take the CPU it measures (a scan of every process in /proc took 2 ms,
+    every 50 ms, on a 2-core machine). Kernels without those lists get the full scan.
+    """
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"):
+        return _tree_rss_scan(pid)
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm", "rb") as fh:
+                total += int(fh.read().split()[1]) * PAGE  # resident pages
+            tasks = os.listdir(f"/proc/{p}/task")
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        for task in tasks:
+            try:
+                with open(f"/proc/{p}/task/{task}/children", "rb") as fh:
+                    todo.extend(map(int, fh.read().split()))
+            except (OSError, ValueError):
+                continue
+    return total
+
+
+def _tree_rss_scan(pid: int) -> int:
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for name in os.listdir("/proc"):
@@ -23,7 +52,7 @@ def tree_rss(pid: int) -> int:
             continue
         p = int(name)
         children.setdefault(int(fields[1]), []).append(p)  # field 4: the parent's pid
-        rss[p] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")  # field 24: rss in pages
+        rss[p] = int(fields[21]) * PAGE  # field 24: rss in pages
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
