@@ -8,7 +8,6 @@ import threading
 import time
 from dataclasses import dataclass
 
-
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
