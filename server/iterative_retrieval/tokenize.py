@@ -167,6 +167,7 @@ def _run_terms(run: str) -> str:
 
 
 _RUN_TERMS = _Memo(_run_terms, CACHE_MAX)
+
 # The optional C accelerator (setup.py builds it where a compiler is found); IR_PURE_PYTHON=1
 # turns it off, to compare the two paths. It is configured with this module's constants at the
 # end of the module.
@@ -180,10 +181,12 @@ _count_terms = _speedups.count_terms if _speedups is not None else None
 
 
 def _run_tuple(run: str) -> tuple[str, ...]:
-    """A run's stemmed terms (from the memo of the Python counting path, which fills it)."""
+    """A run's stemmed terms: made in C where the accelerator is built, otherwise taken from
+    the memo that the Python counting path fills."""
     if _speedups is not None:
         return _speedups.run_terms(run)
     return tuple(_RUN_TERMS[run].split())
+
 
 # split_identifier's pieces for a name made of [A-Za-z0-9_$] only, in one pass: `_` and `$`
 # separate (they match nothing) and a digit run glues to the word before it.
