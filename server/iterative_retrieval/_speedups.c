@@ -19,83 +19,108 @@
 
 static unsigned char RUN_CHAR[128];
 
+/* An open-addressing index over an array of entries kept in order of insertion: each slot
+ * holds an entry's number, -1 when empty. A power of two, kept at most half full: its owner
+ * doubles it (slots_double) whenever it doubles the entries' array (grow_array). */
+typedef struct {
+    Py_ssize_t *at;
+    size_t mask;
+} Slots;
+
+static int
+slots_init(Slots *s, Py_ssize_t n)
+{
+    s->at = PyMem_Malloc(sizeof(Py_ssize_t) * n);
+    if (s->at == NULL) {
+        return -1;
+    }
+    memset(s->at, 0xff, sizeof(Py_ssize_t) * n);
+    s->mask = (size_t)n - 1;
+    return 0;
+}
+
+/* Twice the slots, refilled with entries 0..count-1 by their hashes. */
+static int
+slots_double(Slots *s, Py_ssize_t count, size_t (*hash_of)(const void *, Py_ssize_t),
+             const void *entries)
+{
+    Slots bigger;
+    if (slots_init(&bigger, (Py_ssize_t)(2 * (s->mask + 1))) < 0) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        size_t j = hash_of(entries, i) & bigger.mask;
+        while (bigger.at[j] >= 0) {
+            j = (j + 1) & bigger.mask;
+        }
+        bigger.at[j] = i;
+    }
+    PyMem_Free(s->at);
+    *s = bigger;
+    return 0;
+}
+
+/* Twice the room in an array of `size`-byte entries. */
+static int
+grow_array(void **items, Py_ssize_t *cap, size_t size)
+{
+    if (*cap > PY_SSIZE_T_MAX / (Py_ssize_t)(4 * size)) {
+        return -1;
+    }
+    void *bigger = PyMem_Realloc(*items, size * (size_t)(*cap * 2));
+    if (bigger == NULL) {
+        return -1;
+    }
+    *items = bigger;
+    *cap *= 2;
+    return 0;
+}
+
 typedef struct {
     Py_ssize_t start, len, count;
     uint64_t hash;
 } Run;
 
-/* Distinct runs in order of first appearance, with an open-addressing index over them. */
+/* A text's distinct runs, in order of first appearance. */
 typedef struct {
     Run *runs;
     Py_ssize_t n, cap;
-    Py_ssize_t *slots; /* index into runs, -1 when empty; a power of two, at most half full */
-    Py_ssize_t nslots;
+    Slots index;
 } Table;
+
+static size_t
+run_hash(const void *runs, Py_ssize_t i)
+{
+    return (size_t)((const Run *)runs)[i].hash;
+}
 
 static int
 table_init(Table *t)
 {
     t->n = 0;
     t->cap = 256;
-    t->nslots = 512;
     t->runs = PyMem_Malloc(sizeof(Run) * t->cap);
-    t->slots = PyMem_Malloc(sizeof(Py_ssize_t) * t->nslots);
-    if (t->runs == NULL || t->slots == NULL) {
-        return -1;
-    }
-    memset(t->slots, 0xff, sizeof(Py_ssize_t) * t->nslots);
-    return 0;
+    return t->runs == NULL || slots_init(&t->index, 2 * t->cap) < 0 ? -1 : 0;
 }
 
 static void
 table_free(Table *t)
 {
     PyMem_Free(t->runs);
-    PyMem_Free(t->slots);
-}
-
-static int
-table_grow(Table *t)
-{
-    if (t->cap > PY_SSIZE_T_MAX / (Py_ssize_t)(4 * sizeof(Run))) {
-        return -1;
-    }
-    Py_ssize_t cap = t->cap * 2, nslots = t->nslots * 2;
-    Run *runs = PyMem_Realloc(t->runs, sizeof(Run) * cap);
-    if (runs == NULL) {
-        return -1;
-    }
-    t->runs = runs;
-    t->cap = cap;
-    Py_ssize_t *slots = PyMem_Malloc(sizeof(Py_ssize_t) * nslots);
-    if (slots == NULL) {
-        return -1;
-    }
-    memset(slots, 0xff, sizeof(Py_ssize_t) * nslots);
-    size_t mask = (size_t)nslots - 1;
-    for (Py_ssize_t i = 0; i < t->n; i++) {
-        size_t j = (size_t)t->runs[i].hash & mask;
-        while (slots[j] >= 0) {
-            j = (j + 1) & mask;
-        }
-        slots[j] = i;
-    }
-    PyMem_Free(t->slots);
-    t->slots = slots;
-    t->nslots = nslots;
-    return 0;
+    PyMem_Free(t->index.at);
 }
 
 /* Count the run at [start, start + len) of `data`, whose code units are `kind` bytes wide. */
 static int
 table_add(Table *t, const char *data, int kind, Py_ssize_t start, Py_ssize_t len, uint64_t hash)
 {
-    if (t->n == t->cap && table_grow(t) < 0) {
+    if (t->n == t->cap && (grow_array((void **)&t->runs, &t->cap, sizeof(Run)) < 0 ||
+                           slots_double(&t->index, t->n, run_hash, t->runs) < 0)) {
         return -1;
     }
-    size_t mask = (size_t)t->nslots - 1, j = (size_t)hash & mask;
+    size_t j = (size_t)hash & t->index.mask;
     for (;;) {
-        Py_ssize_t k = t->slots[j];
+        Py_ssize_t k = t->index.at[j];
         if (k < 0) {
             break;
         }
@@ -105,14 +130,14 @@ table_add(Table *t, const char *data, int kind, Py_ssize_t start, Py_ssize_t len
             r->count++;
             return 0;
         }
-        j = (j + 1) & mask;
+        j = (j + 1) & t->index.mask;
     }
     Run *r = &t->runs[t->n];
     r->start = start;
     r->len = len;
     r->count = 1;
     r->hash = hash;
-    t->slots[j] = t->n++;
+    t->index.at[j] = t->n++;
     return 0;
 }
 
@@ -258,36 +283,8 @@ typedef struct {
 typedef struct {
     Tally *items;
     Py_ssize_t n, cap;
-    Py_ssize_t *slots;
-    Py_ssize_t nslots;
+    Slots index;
 } Tallies;
-
-static int
-tallies_init(Tallies *t)
-{
-    t->n = 0;
-    t->cap = 256;
-    t->nslots = 512;
-    t->items = PyMem_Malloc(sizeof(Tally) * t->cap);
-    t->slots = PyMem_Malloc(sizeof(Py_ssize_t) * t->nslots);
-    if (t->items == NULL || t->slots == NULL) {
-        return -1;
-    }
-    memset(t->slots, 0xff, sizeof(Py_ssize_t) * t->nslots);
-    return 0;
-}
-
-static void
-tallies_free(Tallies *t)
-{
-    if (t->items != NULL) {
-        for (Py_ssize_t i = 0; i < t->n; i++) {
-            Py_DECREF(t->items[i].term);
-        }
-    }
-    PyMem_Free(t->items);
-    PyMem_Free(t->slots);
-}
 
 static inline size_t
 pointer_hash(PyObject *p)
@@ -295,33 +292,29 @@ pointer_hash(PyObject *p)
     return (size_t)(((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ULL);
 }
 
-static int
-tallies_grow(Tallies *t)
+static size_t
+tally_hash(const void *items, Py_ssize_t i)
 {
-    Py_ssize_t cap = t->cap * 2, nslots = t->nslots * 2;
-    Tally *items = PyMem_Realloc(t->items, sizeof(Tally) * cap);
-    if (items == NULL) {
-        return -1;
-    }
-    t->items = items;
-    t->cap = cap;
-    Py_ssize_t *slots = PyMem_Malloc(sizeof(Py_ssize_t) * nslots);
-    if (slots == NULL) {
-        return -1;
-    }
-    memset(slots, 0xff, sizeof(Py_ssize_t) * nslots);
-    size_t mask = (size_t)nslots - 1;
+    return pointer_hash(((const Tally *)items)[i].term);
+}
+
+static int
+tallies_init(Tallies *t)
+{
+    t->n = 0;
+    t->cap = 256;
+    t->items = PyMem_Malloc(sizeof(Tally) * t->cap);
+    return t->items == NULL || slots_init(&t->index, 2 * t->cap) < 0 ? -1 : 0;
+}
+
+static void
+tallies_free(Tallies *t)
+{
     for (Py_ssize_t i = 0; i < t->n; i++) {
-        size_t j = pointer_hash(t->items[i].term) & mask;
-        while (slots[j] >= 0) {
-            j = (j + 1) & mask;
-        }
-        slots[j] = i;
+        Py_DECREF(t->items[i].term);
     }
-    PyMem_Free(t->slots);
-    t->slots = slots;
-    t->nslots = nslots;
-    return 0;
+    PyMem_Free(t->items);
+    PyMem_Free(t->index.at);
 }
 
 /* Add `times` to every term of the tuple (a term listed twice counts twice). */
@@ -331,25 +324,26 @@ tallies_add(Tallies *t, PyObject *terms, Py_ssize_t times)
     Py_ssize_t m = PyTuple_GET_SIZE(terms);
     for (Py_ssize_t q = 0; q < m; q++) {
         PyObject *term = PyTuple_GET_ITEM(terms, q);
-        if (t->n == t->cap && tallies_grow(t) < 0) {
+        if (t->n == t->cap && (grow_array((void **)&t->items, &t->cap, sizeof(Tally)) < 0 ||
+                               slots_double(&t->index, t->n, tally_hash, t->items) < 0)) {
             PyErr_NoMemory();
             return -1;
         }
-        size_t mask = (size_t)t->nslots - 1, j = pointer_hash(term) & mask;
+        size_t j = pointer_hash(term) & t->index.mask;
         for (;;) {
-            Py_ssize_t k = t->slots[j];
+            Py_ssize_t k = t->index.at[j];
             if (k < 0) {
                 Py_INCREF(term);
                 t->items[t->n].term = term;
                 t->items[t->n].count = times;
-                t->slots[j] = t->n++;
+                t->index.at[j] = t->n++;
                 break;
             }
             if (t->items[k].term == term) {
                 t->items[k].count += times;
                 break;
             }
-            j = (j + 1) & mask;
+            j = (j + 1) & t->index.mask;
         }
     }
     return 0;
@@ -381,8 +375,8 @@ count_terms(PyObject *self, PyObject *args)
     const char *data = PyUnicode_DATA(text);
     PyObject *out = NULL;
     char *wide = NULL; /* a run of a 2- or 4-byte text, as bytes */
-    Table t;
-    Tallies tallies = {NULL, 0, 0, NULL, 0};
+    Table t = {NULL, 0, 0, {NULL, 0}};
+    Tallies tallies = {NULL, 0, 0, {NULL, 0}};
     if (table_init(&t) < 0 || tallies_init(&tallies) < 0) {
         PyErr_NoMemory();
         goto fail;
@@ -469,24 +463,28 @@ body_text(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "body_text: cap must be at least 1");
         return NULL;
     }
-    /* a snapshot: no code that runs meanwhile (a collection) can change what is written */
-    PyObject *items = PyDict_Items(counts);
-    if (items == NULL) {
+    /* a snapshot (two lists, not a tuple per item): no code that runs meanwhile (a collection)
+     * can change what is written */
+    PyObject *terms = PyDict_Keys(counts), *values = PyDict_Values(counts);
+    if (terms == NULL || values == NULL) {
+        Py_XDECREF(terms);
+        Py_XDECREF(values);
         return NULL;
     }
-    Py_ssize_t nitems = PyList_GET_SIZE(items), total = 0;
+    Py_ssize_t nitems = PyList_GET_SIZE(terms), total = 0;
     Py_UCS4 maxchar = ' ';
     for (Py_ssize_t i = 0; i < nitems; i++) {
-        PyObject *term = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0);
-        PyObject *count = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1);
+        PyObject *term = PyList_GET_ITEM(terms, i), *count = PyList_GET_ITEM(values, i);
         if (!PyUnicode_Check(term)) {
-            Py_DECREF(items);
+            Py_DECREF(terms);
+            Py_DECREF(values);
             PyErr_SetString(PyExc_TypeError, "body_text: terms must be str");
             return NULL;
         }
         Py_ssize_t n = PyLong_AsSsize_t(count);
         if (n == -1 && PyErr_Occurred()) {
-            Py_DECREF(items);
+            Py_DECREF(terms);
+            Py_DECREF(values);
             return NULL;
         }
         if (n <= 0) {
@@ -495,7 +493,8 @@ body_text(PyObject *self, PyObject *args)
         Py_ssize_t times = n < cap ? n : cap;
         Py_ssize_t len = PyUnicode_GET_LENGTH(term);
         if (len > (PY_SSIZE_T_MAX - total) / times - 1) {
-            Py_DECREF(items);
+            Py_DECREF(terms);
+            Py_DECREF(values);
             return PyErr_NoMemory();
         }
         total += times * (len + 1);
@@ -505,18 +504,20 @@ body_text(PyObject *self, PyObject *args)
         }
     }
     if (total == 0) {
-        Py_DECREF(items);
+        Py_DECREF(terms);
+        Py_DECREF(values);
         return PyUnicode_New(0, 0);
     }
     PyObject *out = PyUnicode_New(total - 1, maxchar); /* no space after the last term */
     if (out == NULL) {
-        Py_DECREF(items);
+        Py_DECREF(terms);
+        Py_DECREF(values);
         return NULL;
     }
     Py_ssize_t at = 0;
     for (Py_ssize_t i = 0; i < nitems; i++) {
-        PyObject *term = PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 0);
-        Py_ssize_t n = PyLong_AsSsize_t(PyTuple_GET_ITEM(PyList_GET_ITEM(items, i), 1));
+        PyObject *term = PyList_GET_ITEM(terms, i);
+        Py_ssize_t n = PyLong_AsSsize_t(PyList_GET_ITEM(values, i));
         if (n <= 0) {
             continue;
         }
@@ -524,7 +525,8 @@ body_text(PyObject *self, PyObject *args)
         for (Py_ssize_t k = 0; k < times; k++) {
             /* bounds-checked: it raises rather than write past the end */
             if (PyUnicode_CopyCharacters(out, at, term, 0, len) < 0) {
-                Py_DECREF(items);
+                Py_DECREF(terms);
+                Py_DECREF(values);
                 Py_DECREF(out);
                 return NULL;
             }
@@ -535,7 +537,8 @@ body_text(PyObject *self, PyObject *args)
             }
         }
     }
-    Py_DECREF(items);
+    Py_DECREF(terms);
+    Py_DECREF(values);
     return out;
 }
 

@@ -31,6 +31,7 @@ from .config import default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
 from .models import IndexStats, Symbol, SymbolRows
 from .tokenize import (
+    MAX_NAME,
     capped_text,
     identifier_terms,
     path_terms,
@@ -215,9 +216,9 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
     sym_terms: list[str] = []
     symbols = []
     for name, kind, start, end in rows:
-        stems = stemmed_terms(name)  # () for a name over 80 characters
+        stems = stemmed_terms(name)  # () for a name over MAX_NAME characters
         symbols.append((name, name.lower(), kind, start, end, " ".join(stems)))
-        sym_terms.extend(stems if stems or len(name) <= 80 else
+        sym_terms.extend(stems if stems or len(name) <= MAX_NAME else
                          (stem(t) for t in identifier_terms(name)))
     return Parsed(
         rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,

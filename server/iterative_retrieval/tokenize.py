@@ -177,7 +177,6 @@ except ImportError:  # no compiler at install time: the same counts, in Python
     _speedups = None
 if os.environ.get("IR_PURE_PYTHON"):
     _speedups = None
-_count_terms = _speedups.count_terms if _speedups is not None else None
 
 
 def _run_tuple(run: str) -> tuple[str, ...]:
@@ -228,8 +227,8 @@ def term_counts(text: str) -> Counter[str]:
     with the per-term work still in C-level calls: count the distinct runs, join each run's terms
     repeated by its count, and count the terms of that stream.
     """
-    if _count_terms is not None:
-        return Counter(_count_terms(text, 0))
+    if _speedups is not None:
+        return Counter(_speedups.count_terms(text, 0))
     return _py_counts(text, None)
 
 
@@ -240,8 +239,8 @@ def term_counts_upto(text: str, cap: int) -> dict[str, int]:
     cut to `cap` before its terms are added up. A term that some run with it reaches the cap
     with is >= cap either way; any other term's count was not cut at all.
     """
-    if _count_terms is not None:
-        return _count_terms(text, cap)
+    if _speedups is not None:
+        return _speedups.count_terms(text, cap)
     return _py_counts(text, cap)
 
 
