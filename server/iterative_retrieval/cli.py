@@ -18,6 +18,7 @@ from .config import (
     DEFAULT_MAX_CYCLES,
     DEFAULT_MAX_FILES,
     MAX_TASK_CHARS,
+    SNIFF_BYTES,
     Settings,
 )
 
@@ -103,7 +104,7 @@ def _read_task(args: argparse.Namespace) -> str:
         data, source = sys.stdin.buffer.read(TASK_BYTES + 1), "task on stdin"
     else:
         return args.task or ""
-    if b"\0" in data[:8192]:
+    if b"\0" in data[:SNIFF_BYTES]:
         raise ValueError(f"the {source} is binary, not text: give the task in plain words")
     return data.decode("utf-8", errors="replace")
 

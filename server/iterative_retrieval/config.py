@@ -16,6 +16,8 @@ MAX_TASK_CHARS = 200_000
 """A task read whole: a pasted issue with a long stack trace fits; a whole file or log pasted
 by mistake does not (the server and the MCP tool refuse it, the command line reads its start)."""
 PROJECT_IGNORE_FILE = ".iterative-retrieval-ignore"
+SNIFF_BYTES = 8192
+"""Bytes looked at for a NUL, which marks binary data (a file, or a task given by mistake)."""
 
 
 @dataclass(frozen=True)

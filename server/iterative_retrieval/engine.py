@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from .config import Settings
+from .config import SNIFF_BYTES, Settings
 from .context import build_context, estimate_tokens, select
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
@@ -218,7 +218,7 @@ class Engine:
                 data = fh.read(self.settings.max_file_bytes + 1)
         except OSError:
             return None
-        if len(data) > self.settings.max_file_bytes or b"\0" in data[:8192]:
+        if len(data) > self.settings.max_file_bytes or b"\0" in data[:SNIFF_BYTES]:
             return None
         return data.decode("utf-8", errors="replace")
 

@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from . import heap
-from .config import default_cache_dir
+from .config import SNIFF_BYTES, default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
 from .models import IndexStats, Symbol, SymbolRows
 from .tokenize import (
@@ -71,7 +71,6 @@ SEARCH_MEMO_MAX = 300_000
 """(file, score) pairs of search_term answers kept in memory (about 30 MB); past that, afresh."""
 DOC_FREQS_MEMO_MAX = 100_000
 """Terms whose document frequency is kept in memory between calls."""
-SNIFF_BYTES = 8192
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
