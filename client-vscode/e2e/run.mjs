@@ -261,6 +261,23 @@ async function main() {
       await page.locator('.tabs-container .tab.active', { hasText: 'tokens.ts' }).waitFor({ timeout: 15000 });
     });
 
+    await check('rows clicked while a rerun redraws the view open their file, never "Actual command not found"', async () => {
+      // Clicks across the whole redraw: the old rows, the running state, the result and VS Code's
+      // debounced second redraw. A row command's arguments die with each redraw, so a click at the
+      // wrong moment used to fail with that message.
+      await palette('Iterative Retrieval: Rerun');
+      const end = Date.now() + 2500;
+      let clicks = 0;
+      while (Date.now() < end) {
+        if (await row('auth.ts').click({ timeout: 150 }).then(() => true, () => false)) clicks++;
+        await page.waitForTimeout(40);
+      }
+      log(`${clicks} clicks on auth.ts during the rerun`);
+      await page.locator('.tabs-container .tab.active', { hasText: 'auth.ts' }).waitFor({ timeout: 15000 });
+      const lost = await page.locator('.notification-toast', { hasText: 'Actual command not found' }).count();
+      if (lost) throw new Error(`${lost} "Actual command not found" notifications`);
+    });
+
     // The first line of the region selected below: "Find Context for Selection" takes it as the task.
     let regionHead = '';
     await check('a file expands to its regions and a region opens with its lines selected', async () => {
@@ -352,7 +369,12 @@ async function main() {
         const shown = await labels();
         const victim = shown.slice(1, shown.indexOf('Trace')).filter((l) => !/^lines? \d/.test(l)).at(-1);
         await row(victim).click({ button: 'right' });
-        await page.locator('.context-view .action-label', { hasText: 'Exclude This File and Rerun' }).click();
+        // Point at the item first, as a hand does: code-server 4.100's menu ignored a click sent
+        // the instant it opened (the menu stayed open with the item highlighted).
+        const item = page.locator('.context-view .action-label', { hasText: 'Exclude This File and Rerun' });
+        await item.hover();
+        await page.waitForTimeout(300);
+        await item.click();
         await row(TASK).locator('.label-description', { hasText: '1 excluded' }).waitFor({ timeout: 60000 });
         const now = await labels();
         log(`excluded ${victim}: ${JSON.stringify(now)}`);

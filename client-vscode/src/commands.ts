@@ -42,7 +42,16 @@ function taskFromEditor(editor: vscode.TextEditor): string | undefined {
   });
 }
 
-export function registerCommands(context: vscode.ExtensionContext, controller: Controller, server: ServerManager): void {
+/**
+ * `selected` is the sidebar's selected row: a row's click runs openItem without arguments (see
+ * ResultsProvider.getTreeItem), the context menus pass the row.
+ */
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  controller: Controller,
+  server: ServerManager,
+  selected: () => Node | undefined,
+): void {
   const reg = (id: string, fn: (...args: never[]) => unknown): void => {
     context.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
   };
@@ -72,7 +81,7 @@ export function registerCommands(context: vscode.ExtensionContext, controller: C
   reg(Commands.reindex, () => controller.reindex());
   reg(Commands.restartServer, () => server.restart('Restart Server command'));
   reg(Commands.showOutput, () => server.output.show());
-  reg(Commands.openItem, (node: Node) => controller.open(node));
+  reg(Commands.openItem, (node?: Node) => controller.open(node ?? selected()));
   reg(Commands.copyPath, (node: Node) => controller.copyPath(node));
   reg(Commands.copyRegion, (node: Node) => controller.copyRegion(node));
   reg(Commands.excludeAndRerun, (node: Node) => controller.excludeAndRerun(node));

@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const controller = new Controller(context, manager, router, view, statusBar);
   context.subscriptions.push(output, statusBar, manager, view, tree, { dispose: () => router.dispose() });
 
-  registerCommands(context, controller, manager);
+  registerCommands(context, controller, manager, () => tree.selection[0]);
   registerChat(context, controller, output);
   registerMcp(context, output);
 

@@ -63,7 +63,11 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node> {
       item.iconPath = new vscode.ThemeIcon(node.icon.id, node.icon.color ? new vscode.ThemeColor(node.icon.color) : undefined);
     }
     if (node.target) {
-      item.command = { command: Commands.openItem, title: 'Open', arguments: [node] };
+      // No arguments: VS Code keeps a row command's arguments in a cache that each redraw of the
+      // tree clears, so a row clicked while the view redrew (the last progress message and the
+      // result land within VS Code's 200 ms debounce) failed with "Actual command not found". The
+      // command opens the selected row instead, which VS Code looks up by the row's stable id.
+      item.command = { command: Commands.openItem, title: 'Open' };
       item.accessibilityInformation = { label: `${node.label} ${node.description ?? ''}` };
     }
     return item;
