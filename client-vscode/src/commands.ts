@@ -43,6 +43,21 @@ function taskFromEditor(editor: vscode.TextEditor): string | undefined {
 }
 
 /**
+ * The sidebar's selected row. While VS Code swaps a redrawn tree's rows it knows none of them for
+ * a few milliseconds, so a click landing then asks again until the new rows are in.
+ */
+async function selectedRow(selected: () => Node | undefined): Promise<Node | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const node = selected();
+    if (node) {
+      return node;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+  }
+  return undefined;
+}
+
+/**
  * `selected` is the sidebar's selected row: a row's click runs openItem without arguments (see
  * ResultsProvider.getTreeItem), the context menus pass the row.
  */
@@ -81,7 +96,7 @@ export function registerCommands(
   reg(Commands.reindex, () => controller.reindex());
   reg(Commands.restartServer, () => server.restart('Restart Server command'));
   reg(Commands.showOutput, () => server.output.show());
-  reg(Commands.openItem, (node?: Node) => controller.open(node ?? selected()));
+  reg(Commands.openItem, async (node?: Node) => controller.open(node ?? (await selectedRow(selected))));
   reg(Commands.copyPath, (node: Node) => controller.copyPath(node));
   reg(Commands.copyRegion, (node: Node) => controller.copyRegion(node));
   reg(Commands.excludeAndRerun, (node: Node) => controller.excludeAndRerun(node));
