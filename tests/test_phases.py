@@ -160,6 +160,27 @@ def test_regions_go_to_the_passage_where_the_task_words_meet(tmp_path):
     assert sent < 60, ("a small budget goes to the dense passage, not to every mention", spans)
 
 
+CLI_TOOL = {
+    "cmd/add.go": "package cmd\n\n// addCmd creates a new command from the template.\nvar addCmd = &Command{Use: \"add [name]\"}\n",
+    "cmd/init.go": "package cmd\n\nvar initCmd = &Command{Use: \"init [path]\"}\n",
+    "cmd/root.go": "package cmd\n\nvar rootCmd = &Command{Use: \"tool\"}\n\nfunc Execute() error {\n\treturn rootCmd.Execute()\n}\n",
+    **{f"cmd/misc{i}.go": f"package cmd\n\nfunc helper{i}(x int) int {{\n\treturn x\n}}\n" for i in range(10)},
+}
+
+
+def test_a_task_whose_only_clues_are_generic_words_still_finds_the_code(tmp_path):
+    """Nothing in the code says `vgo`: the task's verb `add` is what is left, and it names add.go."""
+    eng, _ = engine_for(tmp_path, CLI_TOOL)
+    res = eng.retrieve("vgo - fixing up the add op to work with vgo")
+    assert res.files and res.files[0].path == "cmd/add.go", [f.path for f in res.files]
+    assert "add" in [c.text for c in res.trace[0].query.keywords]
+    assert all(f.relevance <= 0.6 for f in res.files), "a guess from generic words is never high"
+    # a task whose own words match searches them alone
+    res = eng.retrieve("Fix the Execute bug in the root command")
+    assert res.files[0].path == "cmd/root.go"
+    assert not {"fix", "bug"} & {c.text.lower() for c in res.trace[0].query.keywords}
+
+
 HTTP_CLIENT = {
     "lib/adapters/http.js": (
         "import url from 'url';\nexport default function httpAdapter(config) {\n"

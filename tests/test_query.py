@@ -16,6 +16,17 @@ def test_plain_task_drops_stop_words_and_task_verbs():
     assert all(c.kind == "word" for c in q.keywords)
 
 
+def test_generic_words_are_kept_aside_as_a_fallback():
+    """Verbs and issue words are not keywords, but the task's last clue when nothing else matches."""
+    q = parse_task("vgo - fixing up the add op to work with vgo")
+    assert set(kinds(q)) == {"vgo"}
+    assert {c.text for c in q.fallback} == {"fixing", "add", "work"}
+    assert all(c.weight < 1.0 for c in q.fallback)
+    # a word that is a keyword is not a fallback too; function words are neither
+    q = parse_task("Fix the token bug: the token expiry check fails")
+    assert {c.text for c in q.fallback} == {"fix", "bug"}
+
+
 def test_python_traceback_frames_count_most():
     """Python frames become frame concepts with line and function; installed copies weigh half."""
     task = '''Crash on save

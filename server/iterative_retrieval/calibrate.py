@@ -49,8 +49,12 @@ def logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def calibrate(evals: list[Evaluation]) -> None:
-    """Set `relevance` of evaluations ordered best first by `score`; the order is kept."""
+def calibrate(evals: list[Evaluation], ceiling: float = 1.0) -> None:
+    """Set `relevance` of evaluations ordered best first by `score`; the order is kept.
+
+    `ceiling` scales every relevance: a run that found its files through the task's generic words
+    alone (query.W_GENERIC) has guesses, however well they rank against each other.
+    """
     if not evals:
         return
     zs = [logit(e.score) for e in evals]
@@ -67,7 +71,7 @@ def calibrate(evals: list[Evaluation]) -> None:
     for i in range(1, n):  # never above a better-evidenced file
         rel[i] = min(rel[i], rel[i - 1])
     for e, r in zip(evals, rel):
-        e.relevance = round(r, 3)
+        e.relevance = round(r * ceiling, 3)
 
 
 def _group_end(zs: list[float]) -> int:

@@ -1,7 +1,9 @@
 """LOOP: DISPATCH → EVALUATE → REFINE, at most `max_cycles` times, stopping early when enough.
 
 Stops when at least three files score ≥ 0.7 on their own evidence and no critical gap is left, when a cycle learns
-nothing new, or when the caller cancels. Evaluations merge across cycles: each file keeps its
+nothing new, or when the caller cancels. When nothing matches what the task names, the first cycle
+searches the task's generic words too (`fix the add op`), and every relevance of that run stays
+in the related band. Evaluations merge across cycles: each file keeps its
 best own score and the cycle that first found it; relevance is then calibrated over the merged
 ranking (calibrate.py), so "≥ 0.7" counts files that stand out against their rivals.
 """
@@ -19,6 +21,8 @@ from .models import CycleTrace, Evaluation, Query
 from .refine import HIGH, find_gaps, missing_context, refine
 
 STOP_COUNT = 3
+GUESS_CEILING = 0.6
+"""A run whose files only the task's generic words found scales its relevance by this: related at best."""
 
 
 class Cancelled(Exception):
@@ -45,10 +49,18 @@ def run_loop(
     best: dict[str, Evaluation] = {}
     excluded: set[str] = set()
     trace: list[CycleTrace] = []
+    ceiling = 1.0
     for cycle in range(1, max_cycles + 1):
         _check(should_stop)
         report(f"cycle {cycle}/{max_cycles}: dispatching", cycle, max_cycles)
         cands = dispatch(index, query, cache, excluded, should_stop=should_stop)
+        if not cands and query.fallback:
+            # nothing in the code matches what the task names: its generic words are what is left
+            query = replace(query, keywords=query.keywords + query.fallback, fallback=())
+            task_concepts = list(query.keywords)
+            task_stems = {t for c in task_concepts for t in c.terms}
+            cands = dispatch(index, query, cache, excluded, should_stop=should_stop)
+            ceiling = GUESS_CEILING
         _check(should_stop)
         report(f"cycle {cycle}/{max_cycles}: evaluating {len(cands)} candidates", cycle, max_cycles)
         evals = evaluate(index, query, cands, cache, task_concepts, cycle, read_text)
@@ -60,7 +72,7 @@ def run_loop(
             elif ev.score > prev.score:
                 best[ev.path] = replace(ev, cycle=prev.cycle)
         merged = sorted(best.values(), key=lambda e: e.score, reverse=True)
-        calibrate(merged)
+        calibrate(merged, ceiling)
         kept = {e.path for e in merged if e.score >= HIGH}
         files = cache.all_files(index)
         focus = missing_context(index, merged, task_stems, kept, files)
@@ -91,7 +103,7 @@ def run_loop(
             break
         query = ref.query
     merged = sorted(best.values(), key=lambda e: e.score, reverse=True)
-    calibrate(merged)
+    calibrate(merged, ceiling)
     return merged, trace, cache
 
 

@@ -140,6 +140,8 @@ class Query:
     """Whether tests, docs and fixtures may be candidates (the task is about them)."""
     required_patterns: tuple[str, ...] = ()
     """User-given include globs: candidates must match one of them."""
+    fallback: tuple[Concept, ...] = ()
+    """The task's generic words (`fix`, `add`, `work`): its keywords when nothing else matches."""
 
     def to_dict(self) -> dict[str, Any]:
         return {

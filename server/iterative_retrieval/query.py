@@ -12,14 +12,16 @@ from collections import Counter
 
 from .config import MAX_TASK_CHARS, ablated
 from .models import Concept, Frame, Query
-from .tokenize import identifier_terms, stem
+from .tokenize import CODE_STOP, identifier_terms, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
 W_SCOPE = 2.0
 """A conventional-commit scope (`fix(http): …`) names the part of the code the change is in."""
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
+W_GENERIC, MAX_GENERIC = 0.6, 6
+"""The task's generic words (verbs, issue vocabulary), searched only when nothing else matched."""
 
-STOP_WORDS = frozenset(
+ENGLISH_STOP = frozenset(
     """
     a about above after again against all also am an and any are aren't as at be because been
     before being below between both but by can cannot could did didn't do does doesn't doing don't
@@ -29,19 +31,26 @@ STOP_WORDS = frozenset(
     that that's the their theirs them then there these they this those through to too under until
     up very was wasn't we were what when where which while who whom why will with won't would you
     your yours yourself e.g i.e etc via per vs may need needs want wants like seem seems seemed
-    still yet already always never sometimes get gets got getting make makes made use uses used
-    using way ways thing things something anything everything lot lots new one two three first
-    second instead rather however though although actually currently even well really just
-    please thanks thank hi hello issue issues problem problems bug bugs fix fixes fixed fixing add
-    adds added adding implement implements implemented implementing support supports supported
-    work works working worked broken break breaks expected expect behavior behaviour correct
-    correctly incorrect wrong right output result results example examples case cases code line
-    lines file files call calls called return returns returned value values run running runs see
-    try tried trying able unable would could should currently following follows shown show shows
-    print error errors true false none null python version time times possible maybe since able
-    test tests traceback recent last
+    still yet already always never sometimes instead rather however though although actually
+    currently even well really please thanks thank hi hello maybe since
     """.split()
 )
+# The vocabulary of issues and tasks: words that say little about which code is meant, unless the
+# task says nothing else (`fix the add op for vgo`): then they are its last clue.
+TASK_NOISE = frozenset(
+    """
+    get gets got getting make makes made use uses used using way ways thing things something
+    anything everything lot lots new one two three first second issue issues problem problems bug
+    bugs fix fixes fixed fixing add adds added adding implement implements implemented
+    implementing support supports supported work works working worked broken break breaks
+    expected expect behavior behaviour correct correctly incorrect wrong right output result
+    results example examples case cases code line lines file files call calls called return
+    returns returned value values run running runs see try tried trying able unable following
+    follows shown show shows print error errors true false none null python version time times
+    possible test tests traceback recent last
+    """.split()
+)
+STOP_WORDS = ENGLISH_STOP | TASK_NOISE
 # Verbs that describe the change rather than the code: dropped from the keywords.
 TASK_VERBS = frozenset(
     "fix add implement create update change remove refactor improve make write allow enable "
@@ -190,8 +199,10 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         if len(terms) >= 2 and " " in q.strip():
             add(Concept(q, "quoted", W_QUOTED, tuple(terms)))
 
-    # 4. plain words, ranked by repetition; task verbs and stop words dropped
+    # 4. plain words, ranked by repetition; task verbs and stop words dropped (the task's generic
+    # words are kept aside, to be searched only if nothing else matches)
     word_counts: Counter[str] = Counter()
+    generic_counts: Counter[str] = Counter()
     first_form: dict[str, str] = {}
     title = prose.strip().split("\n", 1)[0]
     # the title says what the issue is about: its words count as if repeated
@@ -199,16 +210,22 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         w = m.group().lower()
         if w.endswith("s") and m.group()[:-1].isupper():
             w = w[:-1]  # APIs -> api
-        if len(w) < 3 or w in STOP_WORDS or w in TASK_VERBS or looks_like_identifier(m.group()):
+        if len(w) < 3 or w in ENGLISH_STOP or looks_like_identifier(m.group()):
             continue
         s = stem(w)
-        word_counts[s] += 1
+        (generic_counts if w in TASK_NOISE or w in TASK_VERBS else word_counts)[s] += 1
         first_form.setdefault(s, w)
     seen_terms = {t for c in concepts.values() for t in c.terms}
     for s, n in word_counts.most_common(MAX_WORDS):
         if s in seen_terms:
             continue
         add(Concept(first_form[s], "word", W_WORD * (1 + 0.15 * min(n - 1, 4)), (s,)))
+    seen_terms.update(t for c in concepts.values() for t in c.terms)
+    fallback = tuple(
+        Concept(first_form[s], "word", W_GENERIC, (s,))
+        for s, _ in generic_counts.most_common(MAX_GENERIC)
+        if s not in seen_terms and s not in CODE_STOP
+    )
 
     lowered = text.lower()
     if include_tests is None:
@@ -220,6 +237,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         keywords=tuple(concepts.values()),
         frames=tuple(frames),
         include_tests=include_tests or about_docs,
+        fallback=fallback,
     )
 
 
