@@ -148,8 +148,16 @@ def test_classify():
     assert classify("pkg/foo_test.go", "go") == "test"
     assert classify("docs/index.md", "markdown") == "doc"
     assert classify("examples/demo/app.py", "python") == "example"
+    assert classify("sandbox/server.js", "javascript") == "example"  # a manual-testing app
+    assert classify("packages/sfc-playground/src/App.vue", "vue") == "source"
     assert classify("src/app.py", "python") == "source"
     assert classify("pyproject.toml", "toml") == "config"
+    # build, lint and test-runner settings written as scripts are configuration too
+    for name in ("rollup.config.js", "web/vite.config.mts", "karma.conf.cjs", ".eslintrc.cjs",
+                 "Gruntfile.js", "gulpfile.ts"):
+        assert classify(name, "javascript") == "config", name
+    for name in ("src/config.js", "lib/core/mergeConfig.js", "src/rc.ts", "src/profile.js"):
+        assert classify(name, "javascript") == "source", name
 
 
 def test_kinds_of_another_classifier_are_redone_on_open(tmp_path):

@@ -117,14 +117,20 @@ _TEST_FILE_RE = re.compile(
     r"(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py|[^/]*Tests?\.(java|cs|kt))$"
 )
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
-_EXAMPLE_DIR_RE = re.compile(r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench)(/|$)")
-_EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench")
+_EXAMPLE_DIR_RE = re.compile(
+    r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench|sandbox(es)?|playgrounds?)(/|$)")
+_EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench", "sandbox", "playground")
 """Every match of _EXAMPLE_DIR_RE contains one of these."""
+_TOOL_CONFIG_RE = re.compile(
+    r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+rc\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s)$"
+)
+"""Build, lint and test-runner settings written as scripts (rollup.config.js, karma.conf.js,
+.eslintrc.cjs, Gruntfile.js): code by language, configuration by purpose."""
 _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-CLASSIFIER_VERSION = "1"
+CLASSIFIER_VERSION = "3"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
@@ -146,7 +152,9 @@ def classify(rel: str, lang: str | None) -> str:
         return "doc"
     if any(w in low for w in _EXAMPLE_WORDS) and _EXAMPLE_DIR_RE.search(low):
         return "example"
-    if lang in _CONFIG_LANGS or lang is None:
+    if lang in _CONFIG_LANGS or lang is None or (
+        ("conf" in low or "rc." in low or "file." in low) and _TOOL_CONFIG_RE.search(low)
+    ):
         return "config"
     return "source"
 
