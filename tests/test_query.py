@@ -27,6 +27,15 @@ def test_generic_words_are_kept_aside_as_a_fallback():
     assert {c.text for c in q.fallback} == {"fix", "bug"}
 
 
+def test_a_call_is_no_file_name():
+    """`response.json()` calls a method; `config.json` names a file."""
+    q = parse_task("Fix inconsistent exception type in response.json() method")
+    assert kinds(q)["json"] == "identifier" and kinds(q)["response"] == "identifier"
+    assert "response.json" not in kinds(q)
+    q = parse_task("settings are read from config.json (see docs) and from app.py")
+    assert kinds(q)["config.json"] == "path" and kinds(q)["app.py"] == "path"
+
+
 def test_python_traceback_frames_count_most():
     """Python frames become frame concepts with line and function; installed copies weigh half."""
     task = '''Crash on save
