@@ -27,6 +27,13 @@ def test_generic_words_are_kept_aside_as_a_fallback():
     assert {c.text for c in q.fallback} == {"fix", "bug"}
 
 
+def test_contractions_and_possessives_give_their_word_or_nothing():
+    """`there's` is a stop word, `user's` says user, `shouldn't` says nothing."""
+    assert set(kinds(parse_task("Prevent a KeyError when there's no link headers"))) == {
+        "KeyError", "link", "headers"}
+    assert set(kinds(parse_task("the user's token shouldn't expire"))) == {"user", "token", "expire"}
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

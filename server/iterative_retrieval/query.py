@@ -210,6 +210,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         w = m.group().lower()
         if w.endswith("s") and m.group()[:-1].isupper():
             w = w[:-1]  # APIs -> api
+        elif "'" in w and w not in ENGLISH_STOP:  # there's -> there, user's -> user; isn't is stop
+            w = "" if w.endswith("n't") else w.split("'", 1)[0]
         if len(w) < 3 or w in ENGLISH_STOP or looks_like_identifier(m.group()):
             continue
         s = stem(w)
