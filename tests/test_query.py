@@ -34,6 +34,17 @@ def test_contractions_and_possessives_give_their_word_or_nothing():
     assert set(kinds(parse_task("the user's token shouldn't expire"))) == {"user", "token", "expire"}
 
 
+def test_tex_quotes_are_a_message_and_flags_are_no_paths():
+    """``TeX quotes'' do not pair their backticks across the prose; -g/--glob is a flag."""
+    q = parse_task("Fixes ``Response not working with lxml''. The lxml attempt calls .geturl() on "
+                   "the response object, so ``response.geturl'' returned None")
+    assert kinds(q)["Response not working with lxml"] == "quoted"
+    assert kinds(q)["attempt"] == "word" and kinds(q)["object"] == "word"
+    q = parse_task("leading slash in -g/--glob paths and -U/--multiline; see src/ignore/walk.rs")
+    assert "path" not in {kinds(q).get(t) for t in ("-g/--glob", "-U/--multiline")}
+    assert kinds(q)["src/ignore/walk.rs"] == "path"
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

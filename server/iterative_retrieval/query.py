@@ -65,7 +65,8 @@ _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)"
                           r"(?::\d+)?\)?")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])((?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
-_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@-]+/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/(])")
+_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/(])")
+_TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
 # Issue-template and environment noise: it names packages and versions, not the code to change.
@@ -276,7 +277,9 @@ def _strip_locations(text: str) -> str:
 def _strip_noise(text: str) -> str:
     for rx in _NOISE_RES:
         text = rx.sub(" ", text)
-    return text
+    # ``TeX-style quotes'' (old mail and docstrings): a message, not code; left as they are, the
+    # backticks paired across the prose between them and made its words identifiers
+    return _TEX_QUOTE_RE.sub(r'"\1"', text)
 
 
 def _ident_concept(ident: str, weight: float) -> Concept:
