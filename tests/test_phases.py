@@ -111,6 +111,29 @@ def test_refine_feedback_excludes_and_patterns(tmp_path):
     assert all(p in ref.query.excludes for p in ref.excluded)
 
 
+RATE_LIMITS = {
+    "api/limits.py": (
+        "def check_limit(request):\n    # throttling: requests over the budget are throttled\n"
+        "    if throttling_enabled():\n        return throttled(request)\n    return request\n"
+    ),
+    "api/middleware.py": (
+        "from .limits import check_limit\n\ndef limit_middleware(request):\n"
+        "    # throttling happens before the view\n    return check_limit(request)  # throttling\n"
+    ),
+    "api/views.py": "def index(request):\n    return 'ok'\n",
+    **MISC,
+}
+
+
+def test_learned_terms_are_shown_as_the_code_writes_them(tmp_path):
+    """The trace says `throttling` and `check_limit`, not the index's stems throttl and checklimit."""
+    eng, _ = engine_for(tmp_path, RATE_LIMITS)
+    res = eng.retrieve("Add rate limit to the API request")
+    learned = res.trace[0].learned
+    assert "throttling" in learned and "check_limit" in learned, learned
+    assert not {"throttl", "checklimit"} & set(learned)
+
+
 def test_merge_spans_and_token_estimate():
     """Overlapping or adjacent spans merge; the estimate is about four characters a token."""
     assert merge_spans([(5, 9, "a"), (1, 3, "b"), (4, 4, "c"), (20, 22, "d")]) == [

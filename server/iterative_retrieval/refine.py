@@ -192,7 +192,9 @@ def _feedback(
     ranked.sort(key=lambda t: -t[1])
     out = []
     for s, _ in ranked[:6]:
-        out.append(Concept(surface.get(s, s), "learned", LEARNED_WEIGHT, (s,)))
+        # a word of the bodies only: the trace shows it as the code writes it (toggl → toggle)
+        word = surface.get(s) or surface_of(index, s, cache, read_text)
+        out.append(Concept(word, "learned", LEARNED_WEIGHT, (s,)))
     return out
 
 
@@ -204,10 +206,12 @@ def _symbol_terms(syms: Sequence[Symbol]) -> tuple[Counter[str], dict[str, str]]
     counts: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for name in symbol_names(syms):
-        for t in identifier_terms(name):
+        terms = identifier_terms(name)
+        for i, t in enumerate(terms):
             s = stem(t)
             counts[s] += 3
-            surface.setdefault(s, t)
+            # a compound's joined term, the last, is written as the name (checklimit → check_limit)
+            surface.setdefault(s, name if 0 < i == len(terms) - 1 else t)
     if isinstance(syms, SymbolRows):
         syms.derived["terms"] = (counts, surface)
     return counts, surface
