@@ -54,10 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("task", nargs="?", help="the task in plain words; '-' reads it from stdin")
     r.add_argument("--task-file", metavar="FILE", help="read the task from FILE (pasted issues)")
     _common(r)
-    r.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, metavar="N")
+    r.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, metavar="N",
+                   help=f"at most N search cycles (default {DEFAULT_MAX_CYCLES})")
     r.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS, metavar="TOKENS",
                    help="token budget of the code regions (default %(default)s)")
-    r.add_argument("--max-files", type=int, default=DEFAULT_MAX_FILES, metavar="N")
+    r.add_argument("--max-files", type=int, default=DEFAULT_MAX_FILES, metavar="N",
+                   help=f"return at most N files (default {DEFAULT_MAX_FILES})")
     tests = r.add_mutually_exclusive_group()
     tests.add_argument("--tests", dest="include_tests", action="store_const", const=True,
                        help="let tests, docs and fixtures be candidates")
