@@ -53,17 +53,21 @@ def ours_summary(recs: list[dict]) -> dict:
     n_high = sum(r["high"][1] for r in recs if r.get("high"))
     ok = [r for r in recs if not r.get("error")]
     max_cycles = max((len(r["cycle_r5"]) for r in ok), default=0)
-    per_cycle = []
+    per_cycle, per_cycle_mrr = [], []
     for c in range(1, max_cycles + 1):
         per_cycle.append(M.mean(
             M.ranking_at_cycle(r["cycle_r5"], c) if r["cycle_r5"] else 0.0 for r in ok))
+        per_cycle_mrr.append(M.mean(
+            M.ranking_at_cycle(r["cycle_mrr"], c) if r.get("cycle_mrr") else 0.0 for r in ok))
     return {
         "precision_high": gold_high / n_high if n_high else None,
         "high_files": n_high,
         "tasks_with_high": sum(1 for r in recs if r.get("high") and r["high"][1]),
         "mean_high_files": n_high / len(recs) if recs else None,
         "cycle_r5": per_cycle,
+        "cycle_mrr": per_cycle_mrr,
         "final_r5": M.mean(r["metrics"]["R@5"] for r in ok),
+        "final_mrr": M.mean(r["metrics"]["MRR"] for r in ok),
         "mean_cycles": M.mean(r.get("cycles") for r in ok),
         "cycle_hist": dict(sorted(Counter(r.get("cycles", 0) for r in ok).items())),
     }
@@ -256,11 +260,13 @@ def render_markdown(meta: dict, summary: dict) -> str:
                f"{o['tasks_with_high']} of {summary['systems']['ours']['n']} tasks had any)"),
               f"- mean cycles: {_f(o['mean_cycles'], 2)}; cycles run → tasks: "
               + ", ".join(f"{k} → {v}" for k, v in o["cycle_hist"].items()), ""]
-        rows = [[str(i + 1), _f(r)] for i, r in enumerate(o["cycle_r5"])]
-        rows.append(["final (returned files, then the last ranking)", _f(o["final_r5"])])
-        L += [("Recall@5 after each cycle (the merged ranking the trace records; a loop that "
-               "stopped earlier keeps its last ranking; failed tasks left out):"), ""]
-        L += _table(["after cycle", "R@5"], rows)
+        mrr = o.get("cycle_mrr") or [None] * len(o["cycle_r5"])
+        rows = [[str(i + 1), _f(r), _f(m)] for i, (r, m) in enumerate(zip(o["cycle_r5"], mrr))]
+        rows.append(["final (returned files, then the last ranking)", _f(o["final_r5"]),
+                     _f(o.get("final_mrr"))])
+        L += [("Recall@5 and MRR after each cycle (the merged ranking the trace records; a loop "
+               "that stopped earlier keeps its last ranking; failed tasks left out):"), ""]
+        L += _table(["after cycle", "R@5", "MRR"], rows)
 
     if summary["lines"]:
         L += ["## Lines: how much of what the fix changed is in the context sent", ""]

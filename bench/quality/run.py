@@ -139,6 +139,7 @@ def _run_ours(root: str, tasks: list[Task], out: dict, tree: dict, cache_dir: st
             rec["error"] = o.error
             rec["files"] = [[p, round(r, 3)] for p, r in o.files]
             rec["cycle_r5"] = [M.recall_at(rk, t.gold, 5) for rk in o.cycle_rankings]
+            rec["cycle_mrr"] = [M.reciprocal_rank(rk, t.gold) for rk in o.cycle_rankings]
             rec["cycles"] = o.cycles
             rec["high"] = M.high_precision_counts(o.files, t.gold)
             rec["line_recall"] = M.line_recall(t.gold_lines, o.regions)
