@@ -76,6 +76,17 @@ def test_stack_frame_names_the_file(tmp_path):
     assert "named in the task" in evals[0].reason
 
 
+def test_a_file_a_traceback_names_alone_is_high(tmp_path):
+    """In a small project the one file a Windows traceback names is the answer, not a medium guess."""
+    files = {"src/shop/invoice.py": "def compute_total(lines):\n    return sum(lines)\n",
+             **{f"src/shop/m{i}.py": f"def h{i}():\n    return {i}\n" for i in range(6)}}
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve('Traceback (most recent call last):\n  File "C:\\Users\\me\\proj\\src\\shop'
+                       '\\invoice.py", line 2, in compute_total\nTypeError: unsupported operand')
+    assert [f.path for f in res.files] == ["src/shop/invoice.py"]
+    assert res.files[0].relevance >= 0.7
+
+
 def test_graph_links_importers(tmp_path):
     """A file importing a strong candidate is linked to it in the reason."""
     eng, idx = engine_for(tmp_path)

@@ -9,7 +9,7 @@ the run is known; three facts of the run predict it well, and generalise across 
 - how far the file's score lies below the best one's (log-odds),
 - its rank,
 - the largest drop in score at or below it among the first few files: a file above a clear
-  break stands out with those before it.
+  break stands out with those before it (a run of fewer files ends at FLOOR).
 
 Fitted on the 195 development tasks and 145 tasks mined from five other repositories (JS, TS,
 Rust, Python; bench/quality/mine.py), leaving one repository out at a time: files at ≥ 0.7 were
@@ -36,6 +36,8 @@ W_LOG_RANK = -0.97
 W_DROP = 0.39
 DROP_WINDOW = 6
 """The break that sets a file apart is looked for among the first files only."""
+FLOOR = -1.386
+"""log-odds of 0.2, the irrelevant band's edge: where a run with fewer than DROP_WINDOW files ends."""
 SPREAD = 0.6
 GROUP_MIN = 3
 GROUP_DROP = 0.8
@@ -60,9 +62,12 @@ def calibrate(evals: list[Evaluation], ceiling: float = 1.0) -> None:
     zs = [logit(e.score) for e in evals]
     top = zs[0]
     n = len(zs)
+    # a short run ends at what a file that is no candidate would score: a lone strong file then
+    # stands out as far as it does above the rest of the repository
+    padded = zs + [min(zs[-1], FLOOR)] if n < DROP_WINDOW else zs
     rel: list[float] = []
     for i, z in enumerate(zs):
-        drops = [zs[j] - zs[j + 1] for j in range(i, min(DROP_WINDOW, n - 1))]
+        drops = [padded[j] - padded[j + 1] for j in range(i, min(DROP_WINDOW, len(padded) - 1))]
         x = BIAS + W_BELOW_BEST * (z - top) + W_LOG_RANK * math.log1p(i) + W_DROP * max(drops, default=0.0)
         rel.append((1.0 / (1.0 + math.exp(-x))) ** SPREAD)
     group = _group_end(zs)
