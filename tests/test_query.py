@@ -45,6 +45,17 @@ def test_tex_quotes_are_a_message_and_flags_are_no_paths():
     assert kinds(q)["src/ignore/walk.rs"] == "path"
 
 
+def test_error_reports_of_other_languages():
+    """An exception heading is no component scope; PHP's `file.php(17)` frames keep their name."""
+    for head in ("System.NullReferenceException: Object reference not set to an instance",
+                 "NoMethodError: undefined method `total' for nil", "panic: runtime error: index"):
+        assert "scope" not in set(kinds(parse_task(head)).values()), head
+    assert "scope" in set(kinds(parse_task("ignore: fix handling of **")).values())
+    php = ("PHP Fatal error: Uncaught Error in /var/www/app/src/Billing/Invoice.php:42\n"
+           "#0 /var/www/app/src/Controller/Checkout.php(17): App\\Billing\\Invoice->total()")
+    assert kinds(parse_task(php))["/var/www/app/src/Controller/Checkout.php"] == "path"
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

@@ -65,7 +65,8 @@ _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)"
                           r"(?::\d+)?\)?")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])((?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
-_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/(])")
+_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])(?!\((?!\d+\)))")
+# (a path is no call, `response.json()`, but PHP's frames write `src/Invoice.php(17)`)
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
@@ -99,6 +100,9 @@ _NOT_COMPONENTS = frozenset(
     todo important hint tip warning caution info debug reason cause solution workaround
     """.split()
 )
+# `NoMethodError: …`, `System.NullReferenceException: …`, `panic: …` open an error report: what
+# was raised, not the component a fix is in
+_RAISED_RE = re.compile(r"(Error|Exception|Warning|Exit|Interrupt|Fault)$|^(panic|fatal|thread)$")
 _WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
 _TEST_TASK_RE = re.compile(
     r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
@@ -257,7 +261,8 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
     m = _HEADER_RE.match(text)
     if m is None:
         c = _COMPONENT_RE.match(text)
-        if c is None or c.group(1).lower() in _NOT_COMPONENTS or c.group(1).isupper():
+        name = c.group(1) if c else ""
+        if c is None or name.lower() in _NOT_COMPONENTS or name.isupper() or _RAISED_RE.search(name):
             return "", [], text
         # the component's words stay in the text: `diophantine: …` also says diophantine
         return "", [s for s in c.group(1).split("/") if s][:4], text
