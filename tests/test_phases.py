@@ -87,6 +87,47 @@ def test_a_file_a_traceback_names_alone_is_high(tmp_path):
     assert res.files[0].relevance >= 0.7
 
 
+JAVA_BILLING = {
+    "src/main/java/com/example/billing/InvoiceService.java": (
+        "package com.example.billing;\n\nimport java.util.List;\n\npublic class InvoiceService {\n"
+        "    public long computeTotal(List<Line> lines) {\n        long total = 0;\n"
+        "        for (Line l : lines) {\n            total += l.getDescription().length();\n"
+        "        }\n        return total;\n    }\n}\n"
+    ),
+    "src/main/java/com/example/billing/Line.java": (
+        "package com.example.billing;\n\npublic class Line {\n    private String description;\n"
+        "    public String getDescription() { return description; }\n}\n"
+    ),
+    "src/main/java/com/example/web/BillingController.java": (
+        "package com.example.web;\n\nimport com.example.billing.InvoiceService;\n\n"
+        "public class BillingController {\n    private final InvoiceService service = new InvoiceService();\n"
+        "    public long checkout(Cart cart) { return service.computeTotal(cart.lines()); }\n}\n"
+    ),
+    "src/test/java/com/example/billing/InvoiceServiceTest.java": (
+        "package com.example.billing;\npublic class InvoiceServiceTest {\n"
+        "    void testComputeTotal() { new InvoiceService().computeTotal(null); }\n}\n"
+    ),
+    **{f"src/main/java/com/example/util/Util{i}.java":
+       f"package com.example.util;\npublic class Util{i} {{ public int f{i}() {{ return {i}; }} }}\n"
+       for i in range(8)},
+}
+
+
+def test_a_java_stack_trace_ranks_the_frame_that_threw_first(tmp_path):
+    """Java frames (`at pkg.Class.method(File.java:9)`) name their files; the test stays out."""
+    eng, _ = engine_for(tmp_path, JAVA_BILLING)
+    res = eng.retrieve(
+        'Exception in thread "main" java.lang.NullPointerException: Cannot invoke "String.length()"'
+        ' because the return value of "com.example.billing.Line.getDescription()" is null\n'
+        "\tat com.example.billing.InvoiceService.computeTotal(InvoiceService.java:9)\n"
+        "\tat com.example.web.BillingController.checkout(BillingController.java:7)\n")
+    paths = [f.path for f in res.files]
+    assert paths[:2] == ["src/main/java/com/example/billing/InvoiceService.java",
+                         "src/main/java/com/example/web/BillingController.java"], paths
+    assert not any("/test/" in p for p in paths)
+    assert "named in the task" in res.files[0].reason
+
+
 def test_graph_links_importers(tmp_path):
     """A file importing a strong candidate is linked to it in the reason."""
     eng, idx = engine_for(tmp_path)
