@@ -56,6 +56,20 @@ def test_error_reports_of_other_languages():
     assert kinds(parse_task(php))["/var/www/app/src/Controller/Checkout.php"] == "path"
 
 
+def test_dotnet_frames():
+    """`at Ns.Class.Method() in C:\\src\\File.cs:line 42` is a frame, innermost first."""
+    q = parse_task(
+        "System.NullReferenceException: Object reference not set to an instance of an object.\n"
+        "   at Shop.Billing.InvoiceService.ComputeTotal() in C:\\src\\Shop\\Billing\\InvoiceService.cs:line 42\n"
+        "   at Shop.Web.CheckoutController.Post(Int32 id) in /src/Shop/Web/CheckoutController.cs:line 17\n")
+    assert [(f.path, f.line, f.function) for f in q.frames] == [
+        ("C:/src/Shop/Billing/InvoiceService.cs", 42, "ComputeTotal"),
+        ("/src/Shop/Web/CheckoutController.cs", 17, "Post")]
+    weights = {c.text: c.weight for c in q.keywords if c.kind == "frame"}
+    assert weights["C:/src/Shop/Billing/InvoiceService.cs"] > weights["/src/Shop/Web/CheckoutController.cs"]
+    assert "InvoiceService.cs" not in kinds(q)  # the frame's file name is not a second path
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

@@ -64,6 +64,9 @@ _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 # a 200 kB one-line paste of prose took 53 s to parse (about 1 s now).
 _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)"
                           r"(?::\d+)?\)?")
+# .NET: `at Shop.Billing.InvoiceService.ComputeTotal() in C:\src\Shop\InvoiceService.cs:line 42`
+_DOTNET_FRAME_RE = re.compile(
+    r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in ((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])((?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
 _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])(?!\((?!\d+\)))")
 # (a path is no call, `response.json()`, but PHP's frames write `src/Invoice.php(17)`)
@@ -165,7 +168,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
             add(_ident_concept(fr.function, W_CODE if installed else W_IDENT))
     frame_paths = {fr.path for fr in frames}
     for p in _paths(text)[:MAX_PATHS]:
-        if p in frame_paths or _THIRD_PARTY_RE.search(p):
+        if p in frame_paths or _THIRD_PARTY_RE.search(p) or any(
+                f.endswith("/" + p) for f in frame_paths):  # a frame's file name, read apart
             continue
         add(Concept(p, "path", W_PATH, tuple(_path_stems(p))))
 
@@ -275,6 +279,7 @@ def _strip_locations(text: str) -> str:
     text = _URL_RE.sub(" ", text)
     text = _PY_FRAME_RE.sub(lambda m: " " + (m.group(3) or "") + " ", text)
     text = _JS_FRAME_RE.sub(lambda m: " " + (m.group(1) or "") + " ", text)
+    text = _DOTNET_FRAME_RE.sub(lambda m: " " + m.group(1) + " ", text)
     text = _PATH_LINE_RE.sub(" ", text)
     return _PATH_RE.sub(" ", text)
 
@@ -334,6 +339,8 @@ def _frames(text: str) -> list[Frame]:
         if path.startswith("node:") or "/" not in path and "." not in path:
             continue
         frames.append(Frame(_clean_path(path), int(line), (fn or "").split(".")[-1].strip() or None))
+    for fn, path, line in _DOTNET_FRAME_RE.findall(text):
+        frames.append(Frame(_clean_path(path), int(line), fn.split(".")[-1] or None))
     for path, line in _PATH_LINE_RE.findall(text):
         if _CODE_EXT.search(path):
             frames.append(Frame(_clean_path(path), int(line), None))
