@@ -70,6 +70,18 @@ def test_dotnet_frames():
     assert "InvoiceService.cs" not in kinds(q)  # the frame's file name is not a second path
 
 
+def test_absolute_path_line_frames_go_panics():
+    """A Go panic's `/abs/path/file.go:42 +0x1d` lines are frames with their lines, innermost first."""
+    q = parse_task("panic: runtime error: index out of range [3] with length 3\n\n"
+                   "goroutine 1 [running]:\nmain.computeTotal(...)\n"
+                   "\t/home/me/shop/billing/invoice.go:42 +0x1d\nmain.main()\n"
+                   "\t/home/me/shop/main.go:17 +0x25\n")
+    assert [(f.path, f.line) for f in q.frames] == [
+        ("/home/me/shop/billing/invoice.go", 42), ("/home/me/shop/main.go", 17)]
+    weights = {c.text: c.weight for c in q.keywords if c.kind == "frame"}
+    assert weights["/home/me/shop/billing/invoice.go"] > weights["/home/me/shop/main.go"]
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")
