@@ -82,6 +82,14 @@ def test_absolute_path_line_frames_go_panics():
     assert weights["/home/me/shop/billing/invoice.go"] > weights["/home/me/shop/main.go"]
 
 
+def test_frames_in_files_of_other_languages():
+    """Vue, ES modules and Elixir files with a line are frames too."""
+    for text, path in (("TypeError at src/components/Cart.vue:42:7", "src/components/Cart.vue"),
+                       ("error in lib/cart.mjs:12", "lib/cart.mjs"),
+                       ("(shop 0.1.0) lib/shop/invoice.ex:42: Shop.Invoice.total/1", "lib/shop/invoice.ex")):
+        assert [f.path for f in parse_task(text).frames] == [path], text
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

@@ -113,7 +113,9 @@ _TEST_TASK_RE = re.compile(
     re.I,
 )
 _DOC_TASK_RE = re.compile(r"\b(docs?|documentation|readme|docstrings?|changelog|typo)\b", re.I)
-_CODE_EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala)$")
+_CODE_EXT = re.compile(
+    r"\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|scala|groovy|cs|fs|rb|"
+    r"php|c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|swift|dart|lua|ex|exs|erl|hs|clj|cljs|ml|pl|pm|r|jl|zig|sh)$")
 
 
 def looks_like_identifier(tok: str) -> bool:
