@@ -88,6 +88,8 @@ def test_frames_in_files_of_other_languages():
                        ("error in lib/cart.mjs:12", "lib/cart.mjs"),
                        ("(shop 0.1.0) lib/shop/invoice.ex:42: Shop.Invoice.total/1", "lib/shop/invoice.ex")):
         assert [f.path for f in parse_task(text).frames] == [path], text
+    q = parse_task("the Cart.vue component flickers when styles.scss changes")
+    assert kinds(q)["Cart.vue"] == "path" and kinds(q)["styles.scss"] == "path"
 
 
 def test_a_call_is_no_file_name():

@@ -68,7 +68,7 @@ _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?((?:[A-Za-z]:)?[\w
 _DOTNET_FRAME_RE = re.compile(
     r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in ((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
-_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|ts|tsx|go|rs|java|kt|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])(?!\((?!\d+\)))")
+_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|dart|lua|ex|exs|sh|sql|proto|gradle|html|css|scss|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])(?!\((?!\d+\)))")
 # (a path is no call, `response.json()`, but PHP's frames write `src/Invoice.php(17)`)
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
