@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from iterative_retrieval.config import Settings
 from iterative_retrieval.context import estimate_tokens, merge_spans
-from iterative_retrieval.dispatch import SearchCache, dispatch
+from iterative_retrieval.dispatch import SearchCache, concept_hits, dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate
 from iterative_retrieval.query import parse_task
-from iterative_retrieval.refine import Gaps, refine, variants_and_synonyms
+from iterative_retrieval.refine import Gaps, find_gaps, refine, variants_and_synonyms
 
 from .conftest import write_files
 
@@ -184,6 +184,19 @@ def test_learned_terms_are_shown_as_the_code_writes_them(tmp_path):
     learned = res.trace[0].learned
     assert "throttling" in learned and "check_limit" in learned, learned
     assert not {"throttl", "checklimit"} & set(learned)
+
+
+def test_a_gap_nothing_in_the_repository_matches_is_not_critical(tmp_path):
+    """The reporter's own folder in a log cannot be found by another cycle: it keeps no loop going."""
+    eng, idx = engine_for(tmp_path)
+    task = "`InvoiceTotal` crashes when run from /Users/me/sandbox/shop-report with my_local_helper"
+    q, cache, _, evals = run_cycle(eng, idx, task)
+    gaps = find_gaps(evals, list(q.keywords), lambda c: bool(concept_hits(idx, c, cache)))
+    assert "/Users/me/sandbox/shop-report" in gaps.weak and "my_local_helper" in gaps.weak
+    assert not gaps.critical, gaps
+    # without the check, both kept the loop cycling
+    assert set(find_gaps(evals, list(q.keywords)).critical) >= {"/Users/me/sandbox/shop-report",
+                                                                "my_local_helper"}
 
 
 def test_merge_spans_and_token_estimate():

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .calibrate import calibrate
-from .dispatch import SearchCache, dispatch
+from .dispatch import SearchCache, concept_hits, dispatch
 from .evaluate import evaluate
 from .index import Index
 from .models import CycleTrace, Evaluation, Query
@@ -76,7 +76,7 @@ def run_loop(
         kept = {e.path for e in merged if e.score >= HIGH}
         files = cache.all_files(index)
         focus = missing_context(index, merged, task_stems, kept, files)
-        gaps = find_gaps(merged, task_concepts)
+        gaps = find_gaps(merged, task_concepts, lambda c: bool(concept_hits(index, c, cache)))
         # enough is judged on the files' own evidence: calibration ranks them against each
         # other, and a run with several strong files needs no further cycle
         high = [e for e in merged if e.score >= HIGH]

@@ -58,13 +58,18 @@ class Gaps:
     """Plain task words no good file covers."""
 
 
-def find_gaps(evals: list[Evaluation], task_concepts: list[Concept]) -> Gaps:
+def find_gaps(
+    evals: list[Evaluation], task_concepts: list[Concept], found: Callable[[Concept], bool] = bool
+) -> Gaps:
+    """`found(c)`: whether anything in the repository matches concept c. One that nothing matches
+    (the reporter's /Users/me/sandbox, a package of their pip list) no cycle can fill: a weak gap,
+    never a critical one that keeps the loop going."""
     good = [e for e in evals if e.score >= 0.5][:10]
     covered = {w for e in good for w in e.covers}
     # a scope says where to look, not what to find: no file owes it anything
     wanted = [c for c in task_concepts if c.text not in covered and c.kind != "scope"]
-    critical = [c.text for c in wanted if c.strong]
-    weak = [c.text for c in wanted if not c.strong]
+    critical = [c.text for c in wanted if c.strong and found(c)]
+    weak = [c.text for c in wanted if not (c.strong and found(c))]
     return Gaps(critical, weak)
 
 
