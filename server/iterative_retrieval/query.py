@@ -68,8 +68,18 @@ _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?((?:[A-Za-z]:)?[\w
 _DOTNET_FRAME_RE = re.compile(
     r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in ((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
-_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|cs|rb|php|c|h|cc|cpp|hpp|swift|scala|dart|lua|ex|exs|sh|sql|proto|gradle|html|css|scss|md|rst|toml|yaml|yml|json|cfg|ini))(?![\w/])(?!\((?!\d+\)))")
-# (a path is no call, `response.json()`, but PHP's frames write `src/Invoice.php(17)`)
+# File extensions that make a bare name (`tokens.py`, `Cart.vue`) a path, and a `name.ext:12` a frame
+_CODE_EXTS = ("py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|scala|groovy|cs|fs|"
+              "rb|php|c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|swift|dart|lua|ex|exs|erl|hs|clj|cljs|ml|pl|pm|"
+              "r|jl|zig|sh")
+_PROSE_EXTS = {"m", "r", "pl", "pm", "fs", "ml"}
+"""A bare `x.m` or `x.pl` in prose is more often something else: a path only with its line."""
+_NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS] + [
+    "sql", "proto", "gradle", "html", "css", "scss", "md", "rst", "toml", "yaml", "yml", "json",
+    "cfg", "ini"])
+# a path is no call (`response.json()`), but PHP's frames write `src/Invoice.php(17)`
+_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:"
+                      + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
@@ -113,9 +123,7 @@ _TEST_TASK_RE = re.compile(
     re.I,
 )
 _DOC_TASK_RE = re.compile(r"\b(docs?|documentation|readme|docstrings?|changelog|typo)\b", re.I)
-_CODE_EXT = re.compile(
-    r"\.(py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|scala|groovy|cs|fs|rb|"
-    r"php|c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|swift|dart|lua|ex|exs|erl|hs|clj|cljs|ml|pl|pm|r|jl|zig|sh)$")
+_CODE_EXT = re.compile(r"\.(" + _CODE_EXTS + r")$")
 
 
 def looks_like_identifier(tok: str) -> bool:
