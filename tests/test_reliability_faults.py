@@ -470,9 +470,12 @@ def test_the_server_killed_mid_index_and_restarted(tmp_path):
         "initializationOptions": {"cacheDir": str(cache)}}})
     initialized = json.dumps({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     frames = "".join(f"Content-Length: {len(m)}\r\n\r\n{m}" for m in (init, initialized))
+    # a pause after each batch of 64 files (the server's debugging hook): a fast machine indexed
+    # the whole tree between two polls below, and there was nothing left to kill it in
     proc = subprocess.Popen([sys.executable, "-m", "iterative_retrieval", "serve"],
                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=os.environ)
+                            stderr=subprocess.DEVNULL,
+                            env={**os.environ, "ITERATIVE_RETRIEVAL_LSP_SLOW": "0.1"})
     proc.stdin.write(frames.encode())
     proc.stdin.flush()
     db = index_path_for(check_root(root), cache)
