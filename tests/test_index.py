@@ -158,6 +158,13 @@ def test_classify():
         assert classify(name, "javascript") == "config", name
     for name in ("src/config.js", "lib/core/mergeConfig.js", "src/rc.ts", "src/profile.js"):
         assert classify(name, "javascript") == "source", name
+    # package and build manifests written in the project's language
+    for name, lang in (("sinatra.gemspec", "ruby"), ("Rakefile", "ruby"), ("Gemfile", "ruby"),
+                       ("setup.py", "python"), ("noxfile.py", "python"), ("build.gradle", "groovy"),
+                       ("app/build.gradle.kts", "kotlin")):
+        assert classify(name, lang) == "config", name
+    for name, lang in (("lib/gemfile_parser.rb", "ruby"), ("src/setup_utils.py", "python")):
+        assert classify(name, lang) == "source", name
 
 
 def test_kinds_of_another_classifier_are_redone_on_open(tmp_path):

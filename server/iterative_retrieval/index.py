@@ -122,15 +122,18 @@ _EXAMPLE_DIR_RE = re.compile(
 _EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench", "sandbox", "playground")
 """Every match of _EXAMPLE_DIR_RE contains one of these."""
 _TOOL_CONFIG_RE = re.compile(
-    r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+rc\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s)$"
+    r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+rc\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s"
+    r"|[^/]+\.(gemspec|podspec)|(rake|gem|pod|vagrant|guard|cap|brew|jenkins)file"
+    r"|(setup|noxfile|fabfile|conanfile)\.py|(build|settings)\.gradle(\.kts)?)$"
 )
-"""Build, lint and test-runner settings written as scripts (rollup.config.js, karma.conf.js,
-.eslintrc.cjs, Gruntfile.js): code by language, configuration by purpose."""
+"""Build, lint, test-runner and package settings written as scripts (rollup.config.js,
+karma.conf.js, .eslintrc.cjs, Gruntfile.js, x.gemspec, Rakefile, setup.py, build.gradle): code
+by language, configuration by purpose."""
 _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-CLASSIFIER_VERSION = "3"
+CLASSIFIER_VERSION = "4"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
@@ -153,7 +156,8 @@ def classify(rel: str, lang: str | None) -> str:
     if any(w in low for w in _EXAMPLE_WORDS) and _EXAMPLE_DIR_RE.search(low):
         return "example"
     if lang in _CONFIG_LANGS or lang is None or (
-        ("conf" in low or "rc." in low or "file." in low) and _TOOL_CONFIG_RE.search(low)
+        ("conf" in low or "rc." in low or "file" in low or "spec" in low or "py" in low
+         or "gradle" in low) and _TOOL_CONFIG_RE.search(low)
     ):
         return "config"
     return "source"
