@@ -92,6 +92,14 @@ def test_frames_in_files_of_other_languages():
     assert kinds(q)["Cart.vue"] == "path" and kinds(q)["styles.scss"] == "path"
 
 
+def test_two_words_joined_by_a_slash_are_words_too():
+    """`slice/array` may be a folder; if it is not, its words are what the task says."""
+    k = kinds(parse_task("fix(binding): improve empty slice/array handling in form binding"))
+    assert k["slice/array"] == "path" and k["slice"] == "word" and k["array"] == "word"
+    k = kinds(parse_task("the walker in src/ignore/walk.rs skips hidden files"))
+    assert k["src/ignore/walk.rs"] == "path" and "walk" not in k
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

@@ -80,6 +80,7 @@ _NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS]
 # a path is no call (`response.json()`), but PHP's frames write `src/Invoice.php(17)`
 _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:"
                       + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
+_WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
@@ -236,7 +237,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
         s = stem(w)
         (generic_counts if w in TASK_NOISE or w in TASK_VERBS else word_counts)[s] += 1
         first_form.setdefault(s, w)
-    seen_terms = {t for c in concepts.values() for t in c.terms}
+    seen_terms = {t for c in concepts.values() if not _WORD_PAIR_RE.fullmatch(c.text)
+                  for t in c.terms}  # `slice/array` names no file it is sure of: its words count
     for s, n in word_counts.most_common(MAX_WORDS):
         if s in seen_terms:
             continue
@@ -291,7 +293,13 @@ def _strip_locations(text: str) -> str:
     text = _JS_FRAME_RE.sub(lambda m: " " + (m.group(1) or "") + " ", text)
     text = _DOTNET_FRAME_RE.sub(lambda m: " " + m.group(1) + " ", text)
     text = _PATH_LINE_RE.sub(" ", text)
-    return _PATH_RE.sub(" ", text)
+    return _PATH_RE.sub(_path_words, text)
+
+
+def _path_words(m: re.Match) -> str:
+    """`slice/array`, `uri/query`: two words with a slash may be a path, and are words too."""
+    p = m.group(1)
+    return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) else " "
 
 
 def _strip_noise(text: str) -> str:
