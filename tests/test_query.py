@@ -100,6 +100,12 @@ def test_two_words_joined_by_a_slash_are_words_too():
     assert k["src/ignore/walk.rs"] == "path" and "walk" not in k
 
 
+def test_commit_types_in_a_squashed_body_are_no_words():
+    """`* feat: add GetRawData func` lines of a squash merge: feat says what kind, not where."""
+    assert set(kinds(parse_task("feat: add GetRawData func.  * feat: add GetRawData func.  "
+                                "* chore: update return style"))) == {"GetRawData", "func", "style"}
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

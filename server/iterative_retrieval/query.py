@@ -47,7 +47,7 @@ TASK_NOISE = frozenset(
     results example examples case cases code line lines file files call calls called return
     returns returned value values run running runs see try tried trying able unable following
     follows shown show shows print error errors true false none null python version time times
-    possible test tests traceback recent last
+    possible test tests traceback recent last feat chore wip
     """.split()
 )
 STOP_WORDS = ENGLISH_STOP | TASK_NOISE
