@@ -63,10 +63,10 @@ def test_dotnet_frames():
         "   at Shop.Billing.InvoiceService.ComputeTotal() in C:\\src\\Shop\\Billing\\InvoiceService.cs:line 42\n"
         "   at Shop.Web.CheckoutController.Post(Int32 id) in /src/Shop/Web/CheckoutController.cs:line 17\n")
     assert [(f.path, f.line, f.function) for f in q.frames] == [
-        ("C:/src/Shop/Billing/InvoiceService.cs", 42, "ComputeTotal"),
+        ("/src/Shop/Billing/InvoiceService.cs", 42, "ComputeTotal"),  # the drive is dropped
         ("/src/Shop/Web/CheckoutController.cs", 17, "Post")]
     weights = {c.text: c.weight for c in q.keywords if c.kind == "frame"}
-    assert weights["C:/src/Shop/Billing/InvoiceService.cs"] > weights["/src/Shop/Web/CheckoutController.cs"]
+    assert weights["/src/Shop/Billing/InvoiceService.cs"] > weights["/src/Shop/Web/CheckoutController.cs"]
     assert "InvoiceService.cs" not in kinds(q)  # the frame's file name is not a second path
 
 
@@ -104,6 +104,15 @@ def test_commit_types_in_a_squashed_body_are_no_words():
     """`* feat: add GetRawData func` lines of a squash merge: feat says what kind, not where."""
     assert set(kinds(parse_task("feat: add GetRawData func.  * feat: add GetRawData func.  "
                                 "* chore: update return style"))) == {"GetRawData", "func", "style"}
+
+
+def test_windows_paths_are_paths():
+    """`C:\\Users\\me\\proj\\src\\a.py` in prose is a path; its folders are no words."""
+    k = kinds(parse_task("The file C:\\Users\\me\\proj\\src\\billing\\invoice_service.py "
+                         "fails to load, also src\\billing\\tax.py"))
+    assert k["/Users/me/proj/src/billing/invoice_service.py"] == "path"
+    assert k["src/billing/tax.py"] == "path"
+    assert not {"users", "proj"} & set(k)
 
 
 def test_a_call_is_no_file_name():

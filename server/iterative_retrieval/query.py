@@ -80,6 +80,8 @@ _NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS]
 # a path is no call (`response.json()`), but PHP's frames write `src/Invoice.php(17)`
 _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:"
                       + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
+# C:\Users\me\proj\src\a.py and src\billing\tax.py, read as the paths they are
+_WIN_PATH_RE = re.compile(r"(?<![\w\\/])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+\.[A-Za-z]\w{0,4}\b")
 _WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
@@ -141,7 +143,7 @@ def looks_like_identifier(tok: str) -> bool:
 
 def parse_task(task: str, include_tests: bool | None = None) -> Query:
     """Build the first cycle's query from the task text."""
-    text = _strip_noise(task[:MAX_TASK_CHARS])
+    text = _WIN_PATH_RE.sub(_posix_path, _strip_noise(task[:MAX_TASK_CHARS]))
     kind, scopes, text = conventional_header(text)
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
@@ -294,6 +296,12 @@ def _strip_locations(text: str) -> str:
     text = _DOTNET_FRAME_RE.sub(lambda m: " " + m.group(1) + " ", text)
     text = _PATH_LINE_RE.sub(" ", text)
     return _PATH_RE.sub(_path_words, text)
+
+
+def _posix_path(m: re.Match) -> str:
+    """A Windows path with forward slashes, its drive dropped: `/Users/me/proj/src/a.py`."""
+    p = m.group().replace("\\", "/")
+    return p[2:] if p[1:2] == ":" else p
 
 
 def _path_words(m: re.Match) -> str:
