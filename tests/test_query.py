@@ -115,6 +115,16 @@ def test_windows_paths_are_paths():
     assert not {"users", "proj"} & set(k)
 
 
+def test_a_permalink_names_its_file_and_line():
+    """A blob URL is the file (and line) it points at; other URLs say nothing."""
+    q = parse_task("See https://github.com/pallets/flask/blob/main/src/flask/helpers.py#L42-L50 "
+                   "where send_file breaks (since https://github.com/pallets/flask/pull/4045)")
+    assert [(f.path, f.line) for f in q.frames] == [("src/flask/helpers.py", 42)]
+    assert set(kinds(q)) == {"src/flask/helpers.py", "send_file"}
+    q = parse_task("in https://gitlab.com/grp/proj/-/blob/0a1b2c3/lib/shop/cart.rb the total is off")
+    assert kinds(q)["lib/shop/cart.rb"] == "path"
+
+
 def test_a_call_is_no_file_name():
     """`response.json()` calls a method; `config.json` names a file."""
     q = parse_task("Fix inconsistent exception type in response.json() method")

@@ -82,6 +82,11 @@ _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|
                       + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
 # C:\Users\me\proj\src\a.py and src\billing\tax.py, read as the paths they are
 _WIN_PATH_RE = re.compile(r"(?<![\w\\/])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+\.[A-Za-z]\w{0,4}\b")
+# a permalink to a file, `https://github.com/o/r/blob/main/src/a.py#L42-L50` (GitLab `/-/blob/`,
+# Bitbucket `/src/`): the path after the ref, and its first line
+_BLOB_URL_RE = re.compile(
+    r"\bhttps?://[\w.-]+/[\w.-]+/[\w.-]+/(?:-/)?(?:blob|src)/[\w.-]+/([\w./@-]+\.\w{1,5})"
+    r"(?:#L?(\d+)(?:-L?\d+)?)?")
 _WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
@@ -144,6 +149,7 @@ def looks_like_identifier(tok: str) -> bool:
 def parse_task(task: str, include_tests: bool | None = None) -> Query:
     """Build the first cycle's query from the task text."""
     text = _WIN_PATH_RE.sub(_posix_path, _strip_noise(task[:MAX_TASK_CHARS]))
+    text = _BLOB_URL_RE.sub(_blob_path, text)
     kind, scopes, text = conventional_header(text)
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
@@ -296,6 +302,11 @@ def _strip_locations(text: str) -> str:
     text = _DOTNET_FRAME_RE.sub(lambda m: " " + m.group(1) + " ", text)
     text = _PATH_LINE_RE.sub(" ", text)
     return _PATH_RE.sub(_path_words, text)
+
+
+def _blob_path(m: re.Match) -> str:
+    """A permalink as the `path:line` (or path) it points at."""
+    return f" {m.group(1)}:{m.group(2)} " if m.group(2) else f" {m.group(1)} "
 
 
 def _posix_path(m: re.Match) -> str:
