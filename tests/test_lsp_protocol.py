@@ -127,3 +127,9 @@ def test_render_result_errors_name_the_field():
         parse_render(({"result": {"task": "t", "files": [
             {"path": "a", "relevance": 1, "regions": [{"start_line": 1, "end_line": 1}]},
         ]}},))
+    # a truthy value of the wrong type where an array belongs (found by the fuzz test)
+    with pytest.raises(ParamsError, match=r"'result.files\[0\].regions' must be an array"):
+        parse_render(({"result": {"task": "", "files": [{"regions": True}]}},))
+    for roots in (True, 3, "a/b"):
+        req = parse_render(({"result": {"task": "t", "files": [], "roots": roots}},))
+        assert req.result.roots == []

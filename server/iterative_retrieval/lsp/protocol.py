@@ -337,7 +337,11 @@ def result_from_dict(d: Any, where: str) -> RetrievalResult:
         if not isinstance(f, dict):
             raise ParamsError(f"{CMD_RENDER}: '{at}' must be an object, got {_describe(f)}")
         regions = []
-        for j, r in enumerate(f.get("regions") or []):
+        regions_raw = f.get("regions") or []
+        if not isinstance(regions_raw, list):
+            raise ParamsError(f"{CMD_RENDER}: '{at}.regions' must be an array, "
+                              f"got {_describe(regions_raw)}")
+        for j, r in enumerate(regions_raw):
             rat = f"{at}.regions[{j}]"
             if not isinstance(r, dict):
                 raise ParamsError(f"{CMD_RENDER}: '{rat}' must be an object, got {_describe(r)}")
@@ -358,7 +362,8 @@ def result_from_dict(d: Any, where: str) -> RetrievalResult:
             regions=regions,
         ))
     stats = d.get("stats") if isinstance(d.get("stats"), dict) else {}
-    roots = [r for r in d.get("roots") or [] if isinstance(r, str)]
+    roots_raw = d.get("roots") or []
+    roots = [r for r in roots_raw if isinstance(r, str)] if isinstance(roots_raw, list) else []
     return RetrievalResult(task, files, [], stats, roots)
 
 
