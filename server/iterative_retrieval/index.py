@@ -156,7 +156,7 @@ def classify(rel: str, lang: str | None) -> str:
     if any(w in low for w in _EXAMPLE_WORDS) and _EXAMPLE_DIR_RE.search(low):
         return "example"
     if lang in _CONFIG_LANGS or lang is None or (
-        ("conf" in low or "rc." in low or "file" in low or "spec" in low or "py" in low
+        ("conf" in low or "rc." in low or "file" in low or "spec" in low or "setup" in low
          or "gradle" in low) and _TOOL_CONFIG_RE.search(low)
     ):
         return "config"

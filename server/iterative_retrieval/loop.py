@@ -1,11 +1,11 @@
 """LOOP: DISPATCH → EVALUATE → REFINE, at most `max_cycles` times, stopping early when enough.
 
-Stops when at least three files score ≥ 0.7 on their own evidence and no critical gap is left, when a cycle learns
-nothing new, or when the caller cancels. When nothing matches what the task names, the first cycle
-searches the task's generic words too (`fix the add op`), and every relevance of that run stays
-in the related band. Evaluations merge across cycles: each file keeps its
-best own score and the cycle that first found it; relevance is then calibrated over the merged
-ranking (calibrate.py), so "≥ 0.7" counts files that stand out against their rivals.
+Stops when at least three files score ≥ 0.7 on their own evidence and no critical gap is left,
+when a cycle learns nothing new, or when the caller cancels. When nothing matches what the task
+names, the first cycle searches the task's generic words too (`fix the add op`), and every
+relevance of that run stays in the related band. Evaluations merge across cycles: each file
+keeps its best own score and the cycle that first found it; relevance is then calibrated over
+the merged ranking (calibrate.py), so "≥ 0.7" counts files that stand out against their rivals.
 """
 
 from __future__ import annotations

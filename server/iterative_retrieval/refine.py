@@ -68,9 +68,8 @@ def find_gaps(
     covered = {w for e in good for w in e.covers}
     # a scope says where to look, not what to find: no file owes it anything
     wanted = [c for c in task_concepts if c.text not in covered and c.kind != "scope"]
-    critical = [c.text for c in wanted if c.strong and found(c)]
-    weak = [c.text for c in wanted if not (c.strong and found(c))]
-    return Gaps(critical, weak)
+    critical = [c for c in wanted if c.strong and found(c)]
+    return Gaps([c.text for c in critical], [c.text for c in wanted if c not in critical])
 
 
 def missing_context(
