@@ -165,6 +165,7 @@ async function main() {
     // The row whose label is exactly `name` (reasons mention other files' names).
     const row = (name) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(name)}$`) }) }).first();
     const labels = () => rows.locator('.label-name').allInnerTexts();
+    const topLabels = () => rows.and(page.locator('[aria-level="1"]')).locator('.label-name').allInnerTexts();
     describeWindow = async () => {
       const texts = (sel) => page.locator(sel).allInnerTexts().then((t) => JSON.stringify(t.map((x) => x.trim()).filter(Boolean)));
       log(`window at failure: context rows ${JSON.stringify(await labels())}`);
@@ -396,16 +397,22 @@ async function main() {
         // A server that sleeps at every progress step (the server's test hook), through server.command.
         await editSettings({ 'iterativeRetrieval.server.command': ['env', 'ITERATIVE_RETRIEVAL_LSP_SLOW=4', PYTHON, '-m', 'iterative_retrieval', 'serve'] });
         await waitForRestart();
-        const before = await labels();
+        const before = await topLabels();
+        if (before.length < 3) throw new Error(`no result to keep: ${JSON.stringify(before)}`);
         await findContext('Where are invoices computed');
         const note = toast('finding context');
         await note.waitFor({ timeout: 20000 });
         await row('Where are invoices computed').waitFor({ timeout: 10000 });
         await note.locator('.monaco-button', { hasText: 'Cancel' }).click();
         await note.waitFor({ state: 'detached', timeout: 5000 });
-        await row(before[0]).waitFor({ timeout: 5000 });
-        const after = await labels();
-        if (JSON.stringify(after.slice(0, 3)) !== JSON.stringify(before.slice(0, 3))) throw new Error(`before ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
+        // The same result: the task, its files and the Trace, in order (the top-level rows; an
+        // expanded row's children come back a moment later, or not, as VS Code re-fetches them).
+        let after = [];
+        for (let i = 0; i < 25 && JSON.stringify(after) !== JSON.stringify(before); i++) {
+          await page.waitForTimeout(200);
+          after = await topLabels();
+        }
+        if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`before ${JSON.stringify(before)}, after ${JSON.stringify(after)}`);
         // The server keeps serving: the index status answers.
         await palette('Iterative Retrieval: Show Index Status');
         await toast(/Index ready · \d+ files/).waitFor({ timeout: 30000 });
