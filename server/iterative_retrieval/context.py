@@ -38,12 +38,10 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // CHARS_PER_TOKEN)
 
 
-def select(evals: list[Evaluation], max_files: int, high: float = 0.7) -> list[Evaluation]:
-    """Files ≥ `high` first (all of them, up to the limit), then the best of the rest above 0.2."""
-    ranked = [e for e in evals if e.relevance >= MIN_RELEVANCE]
-    top = [e for e in ranked if e.relevance >= high]
-    rest = [e for e in ranked if e.relevance < high]
-    return (top + rest)[:max_files]
+def select(evals: list[Evaluation], max_files: int) -> list[Evaluation]:
+    """Every file of the indirect band or above, in order (evals: best relevance first), up to
+    `max_files`: the budget, not the count, decides how much of each is shown."""
+    return [e for e in evals if e.relevance >= MIN_RELEVANCE][:max_files]
 
 
 def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
@@ -165,7 +163,8 @@ def build_context(
             for a, b, why in merge_spans(chosen[id(ev)])
         ]
         results.append(
-            FileResult(ev.path, ev.relevance, ev.reason, ev.missing, ev.cycle, regions)
+            FileResult(ev.path, ev.relevance, ev.reason, ev.missing, ev.cycle, regions,
+                       role=ev.role)
         )
     return results
 

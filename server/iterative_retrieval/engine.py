@@ -20,10 +20,13 @@ from .config import SNIFF_BYTES, Settings
 from .context import build_context, estimate_tokens, select
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
+from .graph import missing
 from .index import Index, IndexStats, Progress
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
 from .query import parse_task
+from .relevance import order
+from .run import Run
 from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
 
 __all__ = ["Engine", "WorkspaceError"]
@@ -254,16 +257,23 @@ class Engine:
         )
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
+        runs: dict[Path, Run] = {}
         texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
+
+        def loop(idx: Index, root: Path) -> tuple[list[Evaluation], list]:
+            runs[root] = Run(idx, task, query.keywords, self._reader(root, texts), should_stop,
+                             report)
+            return run_loop(runs[root], query, s.max_cycles)
+
         for root in roots:
-            evals, trace, _ = self._guarded(root, lambda idx, root=root: run_loop(
-                idx, task, query, s.max_cycles, self._reader(root, texts), should_stop, report
-            ))
+            evals, trace = self._guarded(root, lambda idx, root=root: loop(idx, root))
             scored.extend((root, e) for e in evals)
             traces.extend(trace)
-        scored.sort(key=lambda t: t[1].relevance, reverse=True)
+        scored.sort(key=lambda t: order(t[1]))
         chosen = select([e for _, e in scored], s.max_files)
         root_of = {id(e): r for r, e in scored}
+        for e in chosen:
+            e.missing = missing(runs[root_of[id(e)]], e, chosen)
         concepts = list(query.keywords) + [
             c for t in traces for c in t.query.keywords if c.kind != "word"]
         for root in dict.fromkeys(root_of[id(e)] for e in chosen):  # one regex per root

@@ -79,7 +79,7 @@ error messages you learned) or narrow with include/exclude globs; stop when the 
 files cover what you need (usually 1-3 calls).
 
 Returns Markdown (a ranked table, then the code regions) and the same result as JSON \
-(schema_version, files[path, relevance, band, reason, missing, regions], trace, stats)."""
+(schema_version, files[path, relevance, band, role, reason, missing, regions], trace, stats)."""
 
 EXPLAIN_DESCRIPTION = """\
 Explain how relevant ONE file is to a task: relevance (0-1), band (high/medium/low/irrelevant), \
@@ -117,6 +117,7 @@ class FileOut(_Open):
     path: str
     relevance: float
     band: Literal["high", "medium", "low", "irrelevant"]
+    role: Literal["implements", "related", "indirect"]
     reason: str
     missing: list[str]
     cycle: int
