@@ -218,6 +218,8 @@ class Evaluation:
     """What the file's own signals say (signals.reason), before the role is known."""
     links: list[str] = field(default_factory=list)
     """Its links to the implementing files ("defines `X`, used by a.ts:3", "imported by a.ts")."""
+    used_by: list[str] = field(default_factory=list)
+    """The names it defines that the implementing files use (its regions show them)."""
     score: float = 0.0
     """The file's own evidence (signals.py's logistic model): orders and merges the files."""
     kind: str = "source"

@@ -121,6 +121,7 @@ def judge(ev: Evaluation, links: list[Link], guess: bool = False) -> None:
         relevance, role = GUESS_CEILING, RELATED.role
     ev.relevance, ev.role = relevance, role
     ev.links = [str(lk) for lk in links]
+    ev.used_by = list(dict.fromkeys(lk.name for lk in links if lk.kind == "defines"))
     label = role if ev.kind == "source" or role == IMPLEMENTS.role else f"{role} ({ev.kind})"
     said = first.split("; ") if first else []
     said += [b for b in ev.evidence.split("; ") if b and b not in said]
