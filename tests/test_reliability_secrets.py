@@ -27,6 +27,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.workspace import Scope, check_root, is_secret
 
+from . import secrets_corpus
 from .conftest import make_repo, write_files
 from .test_lsp_server import SERVER, command, start, wait_ready
 
@@ -300,3 +301,99 @@ def test_mcp_tools_hold_no_secret(planted, tmp_path):
         assert_no_secret(text, info, redacted=False)
     finally:
         engine.close()
+
+
+# -- the trace, the reasons and every other word of a result (issue 17, item 1) ------------------
+
+# The four credentials the issue saw in the trace, each in a file of its own (from the corpus
+# generator): before, `learned:` printed the AWS key id, the URL's password, a line of the RSA
+# key and the Slack token's tail in full, while the regions masked them.
+TRACE_PLANTS = {"aws-access-key-id": "settings.py", "url-password": "db.py",
+                "rsa-private-key": "signing.py", "slack-bot-token": "notify.py"}
+
+
+@pytest.fixture(scope="module")
+def trace_ws(tmp_path_factory):
+    corpus = secrets_corpus.build()
+    plants = [next(p for p in corpus.plants if p.fmt == fmt and p.rel.endswith(name))
+              for fmt, name in TRACE_PLANTS.items()]
+    files = {p.rel: p.text for p in plants}
+    files.update({f"src/util/m{i}.py": f"def helper_{i}():\n    return {i}\n" for i in range(8)})
+    root = tmp_path_factory.mktemp("trace") / "ws"
+    make_repo(root, files)
+    return root.resolve(), plants
+
+
+def assert_no_fragment(text: str, plants) -> None:
+    """No 8 characters in a row of any planted secret, case ignored (a stemmed term too)."""
+    low = text.lower()
+    for p in plants:
+        for s in p.secrets:
+            assert not secrets_corpus.leaked(s, low), f"a piece of the {p.fmt} in {p.rel} came out"
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"], ["--markdown"]], ids=["text", "json", "markdown"])
+def test_cli_trace_holds_no_credential(trace_ws, tmp_path, fmt):
+    """Each planted file is found and its credential masked in the regions; nothing of it is in
+    the learned terms, keywords, focus, gaps or reasons (the text view prints the trace too)."""
+    root, plants = trace_ws
+    for p in plants:
+        out = cli("retrieve", p.task, "--root", str(root), "--cache-dir", str(tmp_path / "c"),
+                  *(fmt or ["--regions"]))
+        assert out.returncode == 0, out.stderr
+        assert p.rel in out.stdout and "«redacted: " in out.stdout
+        assert_no_fragment(out.stdout, [p])
+        if fmt == ["--json"]:
+            trace = json.loads(out.stdout)["trace"]
+            assert any(t["learned"] for t in trace)  # the loop did learn: the check has teeth
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
+                    loop_scope="module")
+async def trace_lsp(lsp_client: LanguageClient, trace_ws, tmp_path_factory):
+    root, plants = trace_ws
+    lsp_client.plants = plants
+    await start(lsp_client, tmp_path_factory.mktemp("trace-lsp"), [root])
+    await wait_ready(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_lsp_trace_holds_no_credential(trace_lsp: LanguageClient):
+    """`retrieve` and `renderContext` over the language server: the same, in the wire JSON."""
+    for p in trace_lsp.plants:
+        result = await command(trace_lsp, "iterativeRetrieval.retrieve", {"task": p.task})
+        assert p.rel in result_paths(result)
+        assert_no_fragment(json.dumps(result, ensure_ascii=False), [p])
+        md = await command(trace_lsp, "iterativeRetrieval.renderContext", {"task": p.task})
+        assert_no_fragment(md["text"], [p])
+
+
+def test_mcp_trace_holds_no_credential(trace_ws, tmp_path):
+    """`retrieve_context` over MCP: neither the Markdown nor the structured result."""
+    root, plants = trace_ws
+    answers = mcp_calls(root, tmp_path / "c", [("retrieve_context", {"task": p.task})
+                                               for p in plants])
+    for p, res in zip(plants, answers):
+        assert not res.is_error
+        text = res.content[0].text + json.dumps(res.structured_content, ensure_ascii=False)
+        assert p.rel in text
+        assert_no_fragment(text, [p])
+
+
+def test_a_result_sent_back_is_masked_in_every_word(trace_ws):
+    """`redact_result` (renderContext with a result from the client) masks the trace and the
+    reasons too, not only the regions: a learned term that is a credential is masked."""
+    from iterative_retrieval.models import Concept, CycleTrace, FileResult, Query, RetrievalResult
+    from iterative_retrieval.redact import redact_result
+
+    _, plants = trace_ws
+    key = "AKIA" + plants[0].secrets[0]
+    q = Query(keywords=(Concept("aws", "word", 1.0), Concept(key, "learned", 0.6)),
+              focus_areas=(key,))
+    result = RetrievalResult(
+        f"rotate {key}", [FileResult("a.py", 0.9, f"has `{key}`", [key], 1, [])],
+        [CycleTrace(1, q, 1, 1, [], [key, "session"], gaps=[key])], {})
+    out = json.dumps(redact_result(result).to_dict(), ensure_ascii=False)
+    assert key not in out and "session" in out and out.count("«redacted: ") >= 6

@@ -24,6 +24,7 @@ from .index import Index, IndexStats, Progress
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
 from .query import parse_task
+from .redact import Redactor
 from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
 
 __all__ = ["Engine", "WorkspaceError"]
@@ -255,9 +256,12 @@ class Engine:
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
         texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
+        # with redaction, every phase reads masked text: nothing is learned from a credential
+        red = Redactor() if s.redact_secrets else None
         for root in roots:
             evals, trace, _ = self._guarded(root, lambda idx, root=root: run_loop(
-                idx, task, query, s.max_cycles, self._reader(root, texts), should_stop, report
+                idx, task, query, s.max_cycles, self._reader(root, texts, red), should_stop,
+                report,
             ))
             scored.extend((root, e) for e in evals)
             traces.extend(trace)
@@ -269,10 +273,10 @@ class Engine:
         for root in dict.fromkeys(root_of[id(e)] for e in chosen):  # one regex per root
             mine = [e for e in chosen if root_of[id(e)] == root]
             weights = stem_weights(self.index(root), concepts, list(query.keywords))
-            text_pass(mine, weights, self._reader(root, texts))
+            text_pass(mine, weights, self._reader(root, texts, red))
         files = build_context(
-            chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts)(e.path),
-            redact=s.redact_secrets,
+            chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts, red)(e.path),
+            redact=False,  # the reader masked them already
         )
         for e, f in zip(chosen, files):
             f.root = str(root_of[id(e)])
@@ -288,13 +292,17 @@ class Engine:
             "index_seconds": round(t_index, 3),
             "seconds": round(time.perf_counter() - t0, 3),
         }
-        return RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
+        result = RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
+        # the one choke point: every surface serialises this result, masked as a whole
+        return red.result(result) if red is not None else result
 
     def _reader(
-        self, root: Path, texts: dict[tuple[Path, str], str | None] | None = None
+        self, root: Path, texts: dict[tuple[Path, str], str | None] | None = None,
+        red: Redactor | None = None,
     ) -> Callable[[str], str | None]:
         """read_text of one root; with `texts`, each file is read once into it (a retrieval
-        reads its best files in several phases, and reads one version of each)."""
+        reads its best files in several phases, and reads one version of each); with `red`,
+        masked."""
         if texts is None:
             return lambda rel: self.read_text(root, rel)
 
@@ -302,7 +310,7 @@ class Engine:
             key = (root, rel)
             if key not in texts:
                 texts[key] = self.read_text(root, rel)
-            return texts[key]
+            return texts[key] if red is None else red.text(texts[key])
 
         return read
 

@@ -16,12 +16,15 @@ Every pattern is linear in the length of a line (bounded repetitions, anchored n
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from .textmemo import TextMemo
 
 if TYPE_CHECKING:
     from .models import RetrievalResult
@@ -210,7 +213,8 @@ def _kind_of(name: str) -> str:
     return "credential"
 
 
-def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], bare: bool = False):
+def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], bare: bool = False,
+                masked: list[str] | None = None):
     """A `re.sub` callback that masks the `value` group when it looks random."""
 
     def repl(m: re.Match[str]) -> str:
@@ -219,6 +223,8 @@ def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], b
             return m.group(0)
         kind = kind_of(m)
         counts[kind] += 1
+        if masked is not None:
+            masked.append(value)
         base = m.start()
         s, e = m.span("value")
         text = m.group(0)
@@ -227,7 +233,8 @@ def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], b
     return repl
 
 
-def _url_password(counts: Counter[str]) -> Callable[[re.Match[str]], str]:
+def _url_password(counts: Counter[str], masked: list[str] | None = None
+                  ) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         pw = m.group("pw")
         if _placeholder(pw) or pw.startswith("{") or _template(pw):
@@ -235,12 +242,14 @@ def _url_password(counts: Counter[str]) -> Callable[[re.Match[str]], str]:
         if _classes(pw) < 2 and len(pw) < 16:
             return m.group(0)  # a dictionary word such as a local database's default password
         counts["url-password"] += 1
+        if masked is not None:
+            masked.append(pw)
         return m.group("head") + MARK.format("url-password")
 
     return repl
 
 
-def _mask_keys(text: str, counts: Counter[str]) -> str:
+def _mask_keys(text: str, counts: Counter[str], masked: list[str] | None = None) -> str:
     """Private-key blocks: the BEGIN and END lines stay, each line between is masked."""
     out: list[str] = []
     in_key = False
@@ -256,6 +265,8 @@ def _mask_keys(text: str, counts: Counter[str]) -> str:
                 out.append(line + ending)
                 continue
             if _key_body(line) or line == _PEM_MARK:
+                if masked is not None and line.strip() and line != _PEM_MARK:
+                    masked.append(line.strip())
                 out.append((_PEM_MARK if line.strip() else line) + ending)
                 continue
             in_key = False  # not a key body after all: an ordinary line (maybe another BEGIN)
@@ -265,12 +276,16 @@ def _mask_keys(text: str, counts: Counter[str]) -> str:
             if end:  # the whole key on one line (a string with \n escapes)
                 if line[begin.end():end.start()].strip():
                     counts["private-key"] += 1
+                    if masked is not None:
+                        masked.extend(line[begin.end():end.start()].split("\\n"))
                     line = line[: begin.end()] + _PEM_MARK + line[end.start():]
             else:
                 tail = line[begin.end():]
                 nxt = raws[n + 1].strip() if n + 1 < len(raws) else ""
                 if _key_text(tail):  # key text right after BEGIN
                     counts["private-key"] += 1
+                    if masked is not None:
+                        masked.append(tail.strip())
                     line = line[: begin.end()] + _PEM_MARK
                     in_key = True
                 elif tail == _PEM_MARK:  # masked before
@@ -335,39 +350,46 @@ def _sub_near(
     return "".join(out)
 
 
-def redact_text(text: str, counts: Counter[str] | None = None) -> str:
+def redact_text(
+    text: str, counts: Counter[str] | None = None, masked: list[str] | None = None
+) -> str:
     """The text with every credential-looking string masked; the same lines, in the same places.
 
-    `counts`, when given, receives how many of each kind were masked. Cheap on text without
-    secrets: each rule runs only on the lines where its literal needle, or a secret-sounding
-    word, occurs.
+    `counts`, when given, receives how many of each kind were masked, and `masked` the values
+    themselves (see `Redactor`). Cheap on text without secrets: each rule runs only on the
+    lines where its literal needle, or a secret-sounding word, occurs.
     """
     counts = counts if counts is not None else Counter()
     if len(text) < MIN_LITERAL:
         return text
+    original = text
     if "PRIVATE KEY" in text:
-        text = _mask_keys(text, counts)
+        text = _mask_keys(text, counts, masked)
     for kind, needles, rx in _TOKEN_RULES:
 
         def token(m: re.Match[str], kind: str = kind) -> str:
             counts[kind] += 1
+            if masked is not None:
+                masked.append(m.group(0))
             return MARK.format(kind)
 
         text = _sub_near(text, needles, lambda piece, _w, rx=rx, token=token: rx.sub(token, piece),
                          after=17000)
-    url = _url_password(counts)
+    url = _url_password(counts, masked)
     text = _sub_near(text, ("://",), lambda piece, _w: _URL_CREDENTIALS.sub(url, piece))
-    bearer = _mask_value(counts, lambda m: "bearer-token")
+    bearer = _mask_value(counts, lambda m: "bearer-token", masked=masked)
     text = _sub_near(text, ("earer",), lambda piece, _w: _BEARER.sub(bearer, piece), after=4200)
-    named = _mask_value(counts, lambda m: _kind_of(m.group("name")))
-    bare = _mask_value(counts, lambda m: _kind_of(m.group("name")), bare=True)
+    named = _mask_value(counts, lambda m: _kind_of(m.group("name")), masked=masked)
+    bare = _mask_value(counts, lambda m: _kind_of(m.group("name")), bare=True, masked=masked)
 
     def assignments(piece: str, whole_lines: bool) -> str:
         piece = _QUOTED.sub(named, piece)
         # `^` and `$` of the unquoted rule must be real line ends: whole lines only
         return _BARE.sub(bare, piece) if whole_lines else piece
 
-    return _sub_near(text, _HINTS, assignments, lower=True)
+    text = _sub_near(text, _HINTS, assignments, lower=True)
+    # the same object when nothing changed: memos keyed by text then find it at once
+    return original if text == original else text
 
 
 def summary(counts: Counter[str]) -> str:
@@ -375,10 +397,91 @@ def summary(counts: Counter[str]) -> str:
     return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()) if n)
 
 
+def _redact_keeping(text: str) -> tuple[str, tuple[str, ...]]:
+    masked: list[str] = []
+    return redact_text(text, masked=masked), tuple(masked)
+
+
+_redacted = TextMemo(_redact_keeping)
+"""A file's redacted text and what was masked in it, between retrievals too: the same top files
+come back often."""
+
+@functools.lru_cache(maxsize=8192)
+def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
+    """redact_text of a short string, and what it masked (lower-cased): the trace's terms and
+    the reasons' names come back in every cycle and retrieval."""
+    masked: list[str] = []
+    return redact_text(s, masked=masked), tuple(m.lower() for m in masked)
+
+
+MIN_FRAGMENT = 5
+"""A word of an output this long that occurs inside a masked value is masked too (shorter ones,
+`key`, `app`, are too common to say anything)."""
+_WORD = re.compile(r"[A-Za-z0-9_+/=.~-]{%d,}" % MIN_FRAGMENT)
+
+
+class Redactor:
+    """Redaction for one retrieval: the one place where what a retrieval hands out is masked.
+
+    Every file text the loop reads goes through `text`, so nothing is learned from inside a
+    masked span (REFINE's feedback, surface forms, used names read the redacted text), and
+    `result` masks the finished result as a whole before any surface serialises it: the regions,
+    and every word the trace, the reasons and the missing names hold — by the same rules as the
+    regions, and by what this retrieval masked in the files it read (a term the index learned
+    from a credential's tail is such a fragment).
+    """
+
+    def __init__(self) -> None:
+        self.masked: set[str] = set()
+        """Every value masked in the texts handed out by `text`, lower-cased."""
+
+    def text(self, text: str | None) -> str | None:
+        """A file's text as the loop may read it: credentials masked, lines kept."""
+        if text is None:
+            return None
+        out, masked = _redacted(text)
+        self.masked.update(m.lower() for m in masked)
+        return out
+
+    def words(self, s: str) -> str:
+        """A short output string (a term, a reason, a name) with credentials masked."""
+        if not s:
+            return s
+        s, masked = _redact_words(s)
+        self.masked.update(masked)
+        if not self.masked:
+            return s
+        return _WORD.sub(self._fragment, s)
+
+    def _fragment(self, m: re.Match[str]) -> str:
+        low = m.group().lower()
+        return MARK.format("credential") if any(low in v for v in self.masked) else m.group()
+
+    def result(self, result: RetrievalResult) -> RetrievalResult:
+        """A copy of a result with credentials masked in every string it hands out but paths."""
+        files = []
+        for f in result.files:
+            files.append(replace(f, regions=[replace(r, text=self.text(r.text) or "")
+                                             for r in f.regions]))
+        w = self.words
+        files = [
+            replace(f, reason=w(f.reason), missing=[w(m) for m in f.missing],
+                    regions=[replace(r, why=w(r.why)) for r in f.regions])
+            for f in files
+        ]
+        trace = []
+        for t in result.trace:
+            q = t.query
+            query = replace(
+                q, keywords=tuple(replace(c, text=w(c.text)) for c in q.keywords),
+                focus_areas=tuple(w(a) for a in q.focus_areas),
+                fallback=tuple(replace(c, text=w(c.text)) for c in q.fallback),
+            )
+            trace.append(replace(t, query=query, learned=[w(x) for x in t.learned],
+                                 gaps=[w(g) for g in t.gaps]))
+        return replace(result, task=w(result.task), files=files, trace=trace)
+
+
 def redact_result(result: RetrievalResult) -> RetrievalResult:
-    """A copy of a result with every region's text masked (for results that come from outside)."""
-    files = [
-        replace(f, regions=[replace(r, text=redact_text(r.text)) for r in f.regions])
-        for f in result.files
-    ]
-    return replace(result, files=files)
+    """A result that comes from outside (a client sends one back to render) masked as a whole."""
+    return Redactor().result(result)
