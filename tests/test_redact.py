@@ -211,7 +211,8 @@ def test_the_projects_own_code_is_left_alone():
                            check=True).stdout.split()
     checked = 0
     for rel in files:
-        if rel.endswith(("redact.py", "test_redact.py", "test_reliability_secrets.py")):
+        if rel.endswith(("redact.py", "test_redact.py", "test_reliability_secrets.py",
+                         "secrets_corpus.py")):
             continue
         try:
             text = (REPO / rel).read_text(encoding="utf-8")

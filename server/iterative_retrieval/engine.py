@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from .config import SNIFF_BYTES, Settings
 from .context import build_context, estimate_tokens, select
+from .credential_files import credential_format
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
 from .index import Index, IndexStats, Progress
@@ -25,7 +26,7 @@ from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
 from .query import parse_task
 from .redact import Redactor
-from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
+from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret, secret_target
 
 __all__ = ["Engine", "WorkspaceError"]
 
@@ -179,10 +180,14 @@ class Engine:
         root, rel = hit
         if not self.scope(root).admits(rel):
             return False
+        secret = credential_format(rel, text) is not None
         with self._lock:
-            self._documents[os.path.join(root, rel)] = text
+            if secret:  # a kubeconfig pasted into a buffer: kept nowhere, its row says secret
+                self._documents.pop(os.path.join(root, rel), None)
+            else:
+                self._documents[os.path.join(root, rel)] = text
         self._guarded(root, lambda idx: idx.put_text(rel, text))
-        return True
+        return not secret
 
     def close_document(self, path: str) -> None:
         hit = self.root_of(path)
@@ -212,7 +217,7 @@ class Engine:
             doc = self._documents.get(ab)
         if doc is not None:
             return doc
-        if is_secret(rel) or not is_inside(root, ab):
+        if is_secret(rel) or not is_inside(root, ab) or secret_target(root, ab):
             return None
         try:
             with open(ab, "rb") as fh:
@@ -221,7 +226,15 @@ class Engine:
             return None
         if len(data) > self.settings.max_file_bytes or b"\0" in data[:SNIFF_BYTES]:
             return None
-        return data.decode("utf-8", errors="replace")
+        text = data.decode("utf-8", errors="replace")
+        return None if credential_format(rel, text) is not None else text
+
+    def is_secret(self, root: Path, rel: str) -> bool:
+        """Whether a path of a root is a secret file: by name or folder, by the target of a
+        symlink on its way, or by content (as the index last read it)."""
+        if is_secret(rel) or secret_target(root, os.path.join(root, rel)):
+            return True
+        return self._guarded(root, lambda idx: idx.skip_reason(rel)) == "secret"
 
     # -- retrieval ---------------------------------------------------------------------------
 
