@@ -13,14 +13,19 @@ Each rule names the format it recognises, cheap literal needles that every such 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-DATA_LANGUAGES = frozenset({"yaml", "toml", "json", "ini", "xml", "text", "csv"})
-"""Languages (of `languages.language_for`) that are data or text, not program source; a file of
-no known language is data too."""
+DATA_SUFFIXES = frozenset("""
+    .json .yaml .yml .toml .ini .cfg .conf .config .xml .txt .properties .env .rc .csv
+    .backup .bak .old .orig .save .tfstate .kubeconfig .netrc .cred .creds .credentials .secret
+    .secrets .key .pem .token .auth .dockercfg
+""".split())
+"""Suffixes of data, configuration and text files (and their backups): what credential files
+are written as. A name without a suffix (`config`, `.yarnrc`, `credentials/token`) is data too;
+anything else is taken for program source or documentation. (Not the language tables: the
+command line's warm path does not import them.)"""
 
 SNIFF_CHARS = 262_144
 """Characters of a file the checks read: every format below states itself near its start."""
@@ -96,14 +101,8 @@ FORMATS: tuple[CredentialFormat, ...] = (
 
 def is_data(name: str) -> bool:
     """Whether a file name is data or text (judged by content), not program source."""
-    return _language(name) in DATA_LANGUAGES or _language(name) is None
-
-
-@functools.lru_cache(maxsize=4096)
-def _language(name: str) -> str | None:
-    from .languages import language_for
-
-    return language_for(name)
+    dot = name.rfind(".")
+    return dot <= 0 or name[dot:].lower() in DATA_SUFFIXES
 
 
 def credential_format(rel: str, text: str) -> str | None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import PROJECT_IGNORE_FILE
+from .credential_files import is_data
 from .gitignore import GitIgnore
 
 # Default excludes, split by shape so that the check per file is a few set look-ups: it runs on
@@ -178,8 +179,6 @@ def _secret(rel: str, name: str, flags: FolderFlags) -> bool:
 
 def is_source(name: str) -> bool:
     """Whether a file name is program source (not data, configuration or text)."""
-    from .credential_files import is_data  # the language tables load on first use
-
     return not is_data(name)
 
 
