@@ -11,8 +11,7 @@ UUIDs, git SHAs, test vectors, base64 images, public keys, placeholders and long
 Every file is about a made-up topic word of its own (`zorvanel`), so one task ("… zorvanel …")
 finds exactly that file, as a task about a settings module finds it in a real project.
 
-`measure()` runs the retrieval for each file and checks every output; `python -m
-tests.secrets_corpus` prints the figures that docs/reliability.md quotes.
+tests/secrets_measure.py runs the retrieval for each file and checks every output.
 """
 
 from __future__ import annotations
@@ -37,9 +36,6 @@ B64URL = ALNUM + "-_"
 LETTERS = string.ascii_letters
 BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 
-WINDOW = 8
-"""A planted secret counts as leaked when any 8 characters of it in a row reach an output (case
-ignored): a learned term, a tail or a key line is a leak too, not only the whole value."""
 
 
 @dataclass
@@ -54,6 +50,11 @@ class Plant:
     link: str | None = None
     """For a symlink plant: the target the link at `rel` points to (relative to the root)."""
     target_text: str = ""
+
+    @property
+    def secret_file(self) -> bool:
+        """A whole credential file (by link, folder or content): never handed out at all."""
+        return self.fmt in FILE_FORMATS
 
 
 @dataclass
@@ -140,14 +141,16 @@ def wrap(rel: str, topic: str, line: str) -> str:
         return (f"#!/usr/bin/env bash\n# Deploy the {topic} service.\nset -euo pipefail\n\n"
                 f"{line}\n\necho \"deploying {topic}\"\n./scripts/{topic}-deploy --env prod\n")
     if ext in (".yaml", ".yml"):
-        return f"# {topic} service configuration\nname: {topic}\nreplicas: 2\n{line}\nlog_level: info\n"
+        return (f"# {topic} service configuration\nname: {topic}\nreplicas: 2\n{line}\n"
+                "log_level: info\n")
     if ext in (".js", ".ts"):
         return (f"// {T} API client.\nimport axios from 'axios';\n\n{line}\n\n"
                 f"export function {topic}Client() {{\n  return axios.create({{ baseURL: "
                 f"'https://{topic}.internal' }});\n}}\n")
     if ext == ".go":
         return (f"// Package {topic} talks to the {topic} service.\npackage {topic}\n\n"
-                f"import \"net/http\"\n\n{line}\n\n// NewClient returns an HTTP client for {topic}.\n"
+                f"import \"net/http\"\n\n{line}\n\n"
+                f"// NewClient returns an HTTP client for {topic}.\n"
                 f"func NewClient() *http.Client {{\n\treturn &http.Client{{}}\n}}\n")
     if ext == ".json":
         return line + "\n"
@@ -172,7 +175,8 @@ def wrap(rel: str, topic: str, line: str) -> str:
     if ext == ".md":
         return f"# {T}\n\nHow to reach the {topic} service.\n\n{line}\n"
     if os.path.basename(rel) == "Dockerfile":
-        return f"# {topic} image\nFROM python:3.12-slim\n{line}\nCMD [\"python\", \"-m\", \"{topic}\"]\n"
+        return (f"# {topic} image\nFROM python:3.12-slim\n{line}\n"
+                f"CMD [\"python\", \"-m\", \"{topic}\"]\n")
     return f"{topic}\n{line}\n"
 
 
@@ -372,7 +376,7 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
     ]),
     ("stripe-secret-key", "stripe secret key", _token("sk_live_", ALNUM, 99), [
         ("src/{t}/billing.py", "stripe.api_key = '{v}'"),
-        ("config/{t}.env", "STRIPE_SECRET_KEY={v}"),
+        ("deploy/{t}-env.sh", "STRIPE_SECRET_KEY={v}"),
         ("src/{t}/charge.rb", "  config.stripe_key = '{v}'"),
     ]),
     ("stripe-restricted-key", "stripe restricted key", _token("rk_live_", ALNUM, 99), [
@@ -415,7 +419,7 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
     ]),
     ("twilio-auth-token", "twilio auth token", lambda r: (lambda v: (v, (v,)))(rand(r, HEX, 32)), [
         ("src/{t}/sms.py", 'TWILIO_AUTH_TOKEN = "{v}"'),
-        ("config/{t}.env", "TWILIO_AUTH_TOKEN={v}"),
+        ("deploy/{t}-env.sh", "TWILIO_AUTH_TOKEN={v}"),
     ]),
     ("mailgun-key", "mailgun api key", _token("key-", HEX, 32), [
         ("src/{t}/mail.py", 'requests.post(url, auth=("api", "{v}"), data=msg)'),
@@ -439,7 +443,7 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
     ]),
     ("shopify-token", "shopify admin token", _token("shpat_", HEX, 32), [
         ("src/{t}/shop.py", 'session = shopify.Session(shop_url, "2024-01", "{v}")'),
-        ("config/{t}.env", "SHOPIFY_ADMIN_TOKEN={v}"),
+        ("deploy/{t}-env.sh", "SHOPIFY_ADMIN_TOKEN={v}"),
     ]),
     ("digitalocean-token", "digitalocean token", _token("dop_v1_", HEX, 64), [
         ("infra/{t}.tf", 'provider "digitalocean" {{\n  token = "{v}"\n}}'),
@@ -478,15 +482,16 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
         ("src/{t}/metrics.py", 'nerdgraph = NerdGraph("{v}")'),
     ]),
     ("azure-storage-account-key", "azure storage connection string", _azure_key, [
-        ("src/{t}/blobs.py", 'CONN = "DefaultEndpointsProtocol=https;AccountName={t};AccountKey={v};'
-                             'EndpointSuffix=core.windows.net"'),
+        ("src/{t}/blobs.py", 'CONN = "DefaultEndpointsProtocol=https;AccountName={t};'
+                             'AccountKey={v};EndpointSuffix=core.windows.net"'),
         ("config/{t}.json", '{{"storage": "DefaultEndpointsProtocol=https;AccountName={t};'
                             'AccountKey={v};EndpointSuffix=core.windows.net"}}'),
     ]),
     ("azure-sas-signature", "azure sas url", _azure_sas, [
         ("src/{t}/export.py", 'SAS_URL = "https://{t}.blob.core.windows.net/exports?sv=2022-11-02&ss=b&srt=co'
                               '&sp=rl&se=2030-01-01T00:00:00Z&spr=https&sig={v}"'),
-        ("scripts/{t}.sh", 'azcopy copy "https://{t}.blob.core.windows.net/c?sp=r&se=2030-01-01&sig={v}" .'),
+        ("scripts/{t}.sh",
+         'azcopy copy "https://{t}.blob.core.windows.net/c?sp=r&se=2030-01-01&sig={v}" .'),
     ]),
     ("rsa-private-key", "rsa private key", _pem("RSA PRIVATE KEY", 900), [
         ("src/{t}/signing.py", 'SIGNING_KEY = """{v}"""'),
@@ -503,7 +508,8 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
     ]),
     ("pkcs8-private-key-escaped", "service account private key", _pem_escaped, [
         ("src/{t}/gcp.py", 'SERVICE_ACCOUNT = {{\n    "type": "service_account",\n'
-                           '    "private_key": "{v}",\n    "client_email": "svc@{t}.iam.gserviceaccount.com",\n}}'),
+                           '    "private_key": "{v}",\n'
+                           '    "client_email": "svc@{t}.iam.gserviceaccount.com",\n}}'),
         ("src/{t}/firebase.js", "const serviceAccount = {{ privateKey: '{v}' }};"),
     ]),
     ("age-secret-key", "age encryption key", _age, [
@@ -617,13 +623,14 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
         ("docker/{t}-worker/Dockerfile", "ARG NPM_TOKEN={v}"),
     ]),
     ("kubernetes-secret-data", "kubernetes secret", _k8s_data, [
-        ("k8s/{t}-secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {t}\ntype: Opaque\n"
-                                "data:\n  password: {v}"),
+        ("k8s/{t}-secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {t}\n"
+                                "type: Opaque\ndata:\n  password: {v}"),
         ("k8s/{t}-db.yaml", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {t}-db\ndata:\n"
                             "  DB_PASS: {v}"),
     ]),
     ("netrc-line", "netrc login", _pw, [
-        ("scripts/{t}-ci.sh", "cat > ~/.netrc <<EOF\nmachine api.{t}.com login ci password {v}\nEOF"),
+        ("scripts/{t}-ci.sh",
+         "cat > ~/.netrc <<EOF\nmachine api.{t}.com login ci password {v}\nEOF"),
         ("docs/{t}.md", "    machine git.{t}.internal login bot password {v}"),
     ]),
     ("ruby-config-key", "ruby api key", _mixed(32), [
@@ -643,7 +650,8 @@ FORMATS: list[tuple[str, str, Maker, list[tuple[str, str]]]] = [
         ("src/main/java/{t}/Client.java", '    private String apiKey = "{v}";'),
     ]),
     ("wireguard-private-key", "wireguard private key", _wg, [
-        ("deploy/{t}-wg0.conf", "[Interface]\nAddress = 10.0.0.2/24\nPrivateKey = {v}\nListenPort = 51820"),
+        ("deploy/{t}-wg0.conf",
+         "[Interface]\nAddress = 10.0.0.2/24\nPrivateKey = {v}\nListenPort = 51820"),
         ("docs/{t}.md", "```ini\n[Interface]\nPrivateKey = {v}\n```"),
     ]),
     ("x-api-key-header", "api key header", _mixed(40), [
@@ -663,6 +671,15 @@ def _indent(v: str, n: int = 4) -> str:
 
 # Whole credential files under names no list knows, and links to secret files (items 2 and 3 of
 # issue 17): each must stay out of every output entirely.
+FILE_FORMATS = frozenset({
+    "symlinked-env", "symlinked-ssh-key", "terraform-state-backup", "kubeconfig-other-name",
+    "yarnrc", "docker-config-other-name", "maven-settings", "secrets-folder",
+    "aws-credentials-other-name", "gcp-service-account-other-name",
+    "private-key-file-other-name", "netrc-other-name",
+    "kubernetes-secret-data",  # a Secret manifest with literal values is a secret file too
+})
+
+
 def _file_plants(r: random.Random, topic: Callable[[], str]) -> list[Plant]:
     out: list[Plant] = []
 
@@ -673,7 +690,8 @@ def _file_plants(r: random.Random, topic: Callable[[], str]) -> list[Plant]:
     for _ in range(2):
         t = topic()
         pw, key = password(r), mixed(r, 32)
-        env = f"# {t} service environment\n{t.upper()}_DB_PASSWORD={pw}\n{t.upper()}_API_KEY={key}\n"
+        env = (f"# {t} service environment\n{t.upper()}_DB_PASSWORD={pw}\n"
+               f"{t.upper()}_API_KEY={key}\n")
         plant("symlinked-env", f"src/{t}/settings.py", "", (pw, key),
               f"{t} service settings", link=f".env.{t}" if _ else ".env", target_text=env)
     t = topic()
@@ -695,7 +713,8 @@ def _file_plants(r: random.Random, topic: Callable[[], str]) -> list[Plant]:
         ck = b64(r.randbytes(600))
         tok = mixed(r, 40)
         text = (f"apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://{t}:6443\n"
-                f"  name: {t}\ncontexts:\n- context:\n    cluster: {t}\n    user: admin\n  name: {t}\n"
+                f"  name: {t}\ncontexts:\n- context:\n    cluster: {t}\n    user: admin\n"
+                f"  name: {t}\n"
                 f"current-context: {t}\nusers:\n- name: admin\n  user:\n"
                 f"    client-certificate-data: {b64(r.randbytes(300))}\n"
                 f"    client-key-data: {ck}\n    token: {tok}\n")
@@ -744,7 +763,8 @@ def _file_plants(r: random.Random, topic: Callable[[], str]) -> list[Plant]:
         t = topic()
         pw = password(r)
         plant("netrc-other-name", rel.format(t=t),
-              f"machine git.{t}.internal\n  login ci\n  password {pw}\n", (pw,), f"{t} git machine login")
+              f"machine git.{t}.internal\n  login ci\n  password {pw}\n", (pw,),
+              f"{t} git machine login")
     return out
 
 
@@ -788,14 +808,14 @@ def _la_integrity(r, t):
     return json.dumps({"name": t, "dependencies": deps}, indent=2), vals
 
 
-@lookalike("pip-hash", "requirements/{t}.txt")
+@lookalike("pip-hash", "requirements/{t}.in")
 def _la_pip(r, t):
     vals = [_sha(r) for _ in range(3)]
     lines = [f"{t}-lib{i}==2.{i}.1 \\\n    --hash=sha256:{v}" for i, v in enumerate(vals)]
     return f"# {t} pinned requirements\n" + "\n".join(lines) + "\n", vals
 
 
-@lookalike("go-sum-hash", "tools/{t}-go.sum.txt")
+@lookalike("go-sum-hash", "tools/{t}/go.sum.pinned")
 def _la_gosum(r, t):
     vals = ["h1:" + b64(r.randbytes(32)) for _ in range(3)]
     lines = [f"github.com/acme/{t}{i} v1.{i}.0 {v}" for i, v in enumerate(vals)]
@@ -860,8 +880,10 @@ def _la_vectors(r, t):
     vals = [hashlib.sha256(m.encode()).hexdigest() for m in msgs[:2]]
     vals.append(hashlib.md5(msgs[2].encode()).hexdigest())
     return (f'"""{t} digest test vectors."""\n\nimport hashlib\n\n'
-            f'def test_{t}_sha256():\n    assert hashlib.sha256(b"{msgs[0]}").hexdigest() == "{vals[0]}"\n'
-            f'    assert hashlib.sha256(b"{msgs[1]}").hexdigest() == (\n        "{vals[1]}"\n    )\n\n'
+            f'def test_{t}_sha256():\n'
+            f'    assert hashlib.sha256(b"{msgs[0]}").hexdigest() == "{vals[0]}"\n'
+            f'    assert hashlib.sha256(b"{msgs[1]}").hexdigest() == (\n'
+            f'        "{vals[1]}"\n    )\n\n'
             f'EXPECTED_MD5 = "{vals[2]}"\n'), vals
 
 
@@ -894,7 +916,8 @@ def _la_idents(r, t):
     vals = [f"{t.capitalize()}PasswordResetTokenExpiredErrorV2", f"test_{t}_secret_key_rotation_v3",
             f"{t.upper()}_PASSWORD_RESET_TOKEN_TTL_SECONDS"]
     return (f'"""{t} account flows."""\n\n{vals[2]} = 3600\n\n\nclass {vals[0]}(Exception):\n'
-            f'    """The reset token expired."""\n\n\ndef {vals[1]}():\n    assert {vals[2]} > 0\n'), vals
+            f'    """The reset token expired."""\n\n\ndef {vals[1]}():\n'
+            f'    assert {vals[2]} > 0\n'), vals
 
 
 @lookalike("long-identifier-js", "src/{t}/tokens.ts")
@@ -906,7 +929,7 @@ def _la_idents_js(r, t):
             f"export function {vals[2]}() {{ return {{ days: 90 }}; }}\n"), vals
 
 
-@lookalike("public-key", "deploy/{t}-authorized.txt")
+@lookalike("public-key", "deploy/{t}_authorized_keys")
 def _la_pub(r, t):
     vals = ["AAAAC3NzaC1lZDI1NTE5AAAAI" + b64(r.randbytes(32))[:43],
             "AAAAB3NzaC1yc2EAAAADAQABAAABAQ" + b64(r.randbytes(256))[:60],
@@ -918,7 +941,8 @@ def _la_pub(r, t):
 @lookalike("certificate", "src/{t}/ca.py")
 def _la_cert(r, t):
     lines = _pem_body(r, 700)
-    return (f'"""{t} pinned CA certificate (public)."""\n\nCA_CERT = """-----BEGIN CERTIFICATE-----\n'
+    return (f'"""{t} pinned CA certificate (public)."""\n\n'
+            'CA_CERT = """-----BEGIN CERTIFICATE-----\n'
             + "\n".join(lines) + '\n-----END CERTIFICATE-----"""\n'), lines[:3]
 
 
@@ -927,7 +951,8 @@ def _la_pk(r, t):
     vals = ["pk_live_" + rand(r, ALNUM, 99), "pk_test_" + rand(r, ALNUM, 99)]
     gid = f"{r.randint(10**11, 10**12)}-{rand(r, string.ascii_lowercase + string.digits, 32)}"
     vals.append(gid + ".apps.googleusercontent.com")
-    return (f"// {t} checkout\nconst stripe = Stripe('{vals[0]}');\nconst stripeTest = Stripe('{vals[1]}');\n"
+    return (f"// {t} checkout\nconst stripe = Stripe('{vals[0]}');\n"
+            f"const stripeTest = Stripe('{vals[1]}');\n"
             f"const googleClientId = '{vals[2]}';\n"), vals
 
 
@@ -954,9 +979,11 @@ def _la_digest(r, t):
 
 @lookalike("asset-hash", "web/{t}/index.html")
 def _la_assets(r, t):
-    vals = [f"{t}.{rand(r, HEX, 20)}.js", f"vendor.{rand(r, HEX, 20)}.css", f"{t}.{rand(r, HEX, 8)}.chunk.js"]
+    vals = [f"{t}.{rand(r, HEX, 20)}.js", f"vendor.{rand(r, HEX, 20)}.css",
+            f"{t}.{rand(r, HEX, 8)}.chunk.js"]
     return (f"<!doctype html>\n<title>{t}</title>\n<script src=\"/static/{vals[0]}\"></script>\n"
-            f"<link rel=\"stylesheet\" href=\"/static/{vals[1]}\">\n<script src=\"/static/{vals[2]}\"></script>\n"), vals
+            f"<link rel=\"stylesheet\" href=\"/static/{vals[1]}\">\n"
+            f"<script src=\"/static/{vals[2]}\"></script>\n"), vals
 
 
 @lookalike("alphabet-constant", "src/{t}/encoding.py")
@@ -1018,15 +1045,17 @@ def _la_paths(r, t):
             f'DEPLOY_ROLE = "{vals[2]}"\n'), vals
 
 
-@lookalike("lfs-pointer", "assets/{t}-model.bin.txt")
+@lookalike("lfs-pointer", "assets/{t}-model.lfs")
 def _la_lfs(r, t):
     v = _sha(r)
-    return f"version https://git-lfs.github.com/spec/v1\noid sha256:{v}\nsize {r.randint(10**5, 10**8)}\n", [v]
+    return (f"version https://git-lfs.github.com/spec/v1\noid sha256:{v}\n"
+            f"size {r.randint(10**5, 10**8)}\n"), [v]
 
 
 @lookalike("i18n-keys", "web/{t}/messages.json")
 def _la_i18n(r, t):
-    vals = [f"{t}.auth.password.reset.title", f"{t}.auth.token.expired", f"{t}.settings.api_key.label"]
+    vals = [f"{t}.auth.password.reset.title", f"{t}.auth.token.expired",
+            f"{t}.settings.api_key.label"]
     return json.dumps({v: f"Message {i}" for i, v in enumerate(vals)}, indent=2), vals
 
 
@@ -1081,146 +1110,3 @@ def write(corpus: Corpus, root: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(la.text, encoding="utf-8")
     (root / "README.md").write_text("# Services\n\nSettings and clients of our services.\n")
-
-
-def leaked(secret: str, output: str) -> bool:
-    """Whether any WINDOW characters in a row of the secret occur in the (lower-cased) output."""
-    s = secret.lower()
-    if len(s) <= WINDOW:
-        return s in output
-    return any(s[i:i + WINDOW] in output for i in range(len(s) - WINDOW + 1))
-
-
-# -- measuring ---------------------------------------------------------------------------------
-
-OUTPUTS = ("regions", "trace", "reasons", "text", "json", "markdown", "lsp", "mcp")
-
-
-def outputs_of(result, roots: list[Path]) -> dict[str, str]:
-    """Every output a surface makes of one result, as the surfaces make it."""
-    from iterative_retrieval.lsp.commands import result_to_wire
-    from iterative_retrieval.render import to_json, to_markdown, to_text
-
-    d = result.to_dict()
-    md = to_markdown(result)
-    return {
-        "regions": "\n".join(r["text"] for f in d["files"] for r in f["regions"]),
-        "trace": json.dumps([d["task"], d["trace"]], ensure_ascii=False),
-        "reasons": json.dumps([[f["reason"], f["missing"], [r["why"] for r in f["regions"]]]
-                               for f in d["files"]], ensure_ascii=False),
-        "text": to_text(result, show_regions=True),
-        "json": to_json(result),
-        "markdown": md,
-        "lsp": json.dumps(result_to_wire(result, roots), ensure_ascii=False),
-        "mcp": md + json.dumps(d, ensure_ascii=False),  # retrieve_context: text + structured
-    }
-
-
-@dataclass
-class Figures:
-    """What one measurement found, per output."""
-
-    plants: int = 0
-    formats: int = 0
-    leaks: dict[str, list[str]] = field(default_factory=lambda: {o: [] for o in OUTPUTS})
-    """output → `format: path` of each plant whose secret reached it."""
-    lookalike_values: int = 0
-    masked: dict[str, list[str]] = field(default_factory=lambda: {o: [] for o in OUTPUTS})
-    """output → `category: value` of each look-alike that did not come out as it is."""
-    not_found: list[str] = field(default_factory=list)
-    """Look-alike files the retrieval did not hand out (not measured)."""
-
-    def recall(self, output: str) -> float:
-        return 1 - len(self.leaks[output]) / max(self.plants, 1)
-
-    def false_positive_rate(self, output: str) -> float:
-        return len(self.masked[output]) / max(self.lookalike_values, 1)
-
-    def table(self) -> str:
-        rows = ["| output | recall | leaked | false positives | masked |", "|---|---|---|---|---|"]
-        for o in OUTPUTS:
-            rows.append(f"| {o} | {100 * self.recall(o):.1f} % | {len(self.leaks[o])} of "
-                        f"{self.plants} | {100 * self.false_positive_rate(o):.1f} % | "
-                        f"{len(self.masked[o])} of {self.lookalike_values} |")
-        return "\n".join(rows)
-
-
-def measure(corpus: Corpus, root: Path, engine, sample: Callable[[int], bool] = lambda i: True
-            ) -> Figures:
-    """Retrieve each corpus file by its task and check every output of the answer.
-
-    A plant leaks into an output when any 8 characters of its secret parts occur there; a
-    look-alike is masked in an output when its value is missing there although its file was
-    handed out with the value's line. `sample(i)` picks which items run (all by default).
-    """
-    fig = Figures()
-    roots = [Path(root)]
-    for i, p in enumerate(corpus.plants):
-        if not sample(i):
-            continue
-        fig.plants += 1
-        outs = {k: v.lower() for k, v in outputs_of(engine.retrieve(p.task), roots).items()}
-        for o in OUTPUTS:
-            if any(leaked(s, outs[o]) for s in p.secrets):
-                fig.leaks[o].append(f"{p.fmt}: {p.rel}")
-    fig.formats = len({p.fmt for i, p in enumerate(corpus.plants) if sample(i)})
-    for i, la in enumerate(corpus.lookalikes):
-        if not sample(i):
-            continue
-        result = engine.retrieve(la.task)
-        f = next((f for f in result.files if f.path == la.rel), None)
-        if f is None or not f.regions:
-            fig.not_found.append(la.rel)
-            continue
-        outs = outputs_of(result, roots)
-        lines = la.text.splitlines()
-        for v in la.values:
-            at = next(n for n, line in enumerate(lines, 1) if v in line)
-            if not any(r.start_line <= at <= r.end_line for r in f.regions):
-                fig.not_found.append(f"{la.rel}:{at}")
-                continue  # measured only where it is handed out
-            fig.lookalike_values += 1
-            escaped = json.dumps(v, ensure_ascii=False)[1:-1]
-            for o in OUTPUTS:
-                if o in ("trace", "reasons"):
-                    continue  # look-alikes live in regions; the trace is checked for masks below
-                if v not in outs[o] and escaped not in outs[o]:
-                    fig.masked[o].append(f"{la.category}: {v}")
-        for o in ("trace", "reasons"):
-            if "«redacted" in outs[o]:
-                fig.masked[o].append(f"{la.category}: a term masked in {la.rel}")
-    return fig
-
-
-def main() -> None:
-    import argparse
-    import tempfile
-
-    from iterative_retrieval.config import Settings
-    from iterative_retrieval.engine import Engine
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=17)
-    ap.add_argument("--keep", metavar="DIR", help="write the corpus here and keep it")
-    args = ap.parse_args()
-    corpus = build(args.seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(args.keep or tmp) / "corpus"
-        root.mkdir(parents=True)
-        write(corpus, root)
-        engine = Engine([root], Settings(cache_dir=str(Path(tmp) / "cache")))
-        fig = measure(corpus, root.resolve(), engine)
-        engine.close()
-    print(f"{fig.plants} planted credentials in {fig.formats} formats; "
-          f"{fig.lookalike_values} look-alike values in {len(corpus.lookalikes)} files "
-          f"({len(fig.not_found)} files not handed out)")
-    print(fig.table())
-    for o in OUTPUTS:
-        for what in fig.leaks[o]:
-            print(f"leaked into {o}: {what}")
-        for what in fig.masked[o]:
-            print(f"masked in {o}: {what}")
-
-
-if __name__ == "__main__":
-    main()

@@ -28,7 +28,7 @@ from iterative_retrieval.config import Settings
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.workspace import Scope, check_root, is_secret
 
-from . import secrets_corpus
+from . import secrets_corpus, secrets_measure
 from .conftest import git, make_repo, write_files
 from .test_lsp_server import SERVER, command, start, wait_ready
 
@@ -330,7 +330,7 @@ def assert_no_fragment(text: str, plants) -> None:
     low = text.lower()
     for p in plants:
         for s in p.secrets:
-            assert not secrets_corpus.leaked(s, low), f"a piece of the {p.fmt} in {p.rel} came out"
+            assert not secrets_measure.leaked(s, low), f"a piece of the {p.fmt} in {p.rel} came out"
 
 
 @pytest.mark.parametrize("fmt", [[], ["--json"], ["--markdown"]], ids=["text", "json", "markdown"])
@@ -410,10 +410,7 @@ def disguised(request, tmp_path_factory):
     config, Maven settings, Terraform state, .yarnrc...), or kept in `secrets/`/`credentials/`;
     and a Go package named `credentials/`, which is code and stays."""
     corpus = secrets_corpus.build()
-    plants = [p for p in corpus.plants if p.link is not None or "/" not in p.fmt and p.fmt in (
-        "terraform-state-backup", "kubeconfig-other-name", "yarnrc", "docker-config-other-name",
-        "maven-settings", "secrets-folder", "aws-credentials-other-name",
-        "gcp-service-account-other-name", "private-key-file-other-name", "netrc-other-name")]
+    plants = [p for p in corpus.plants if p.secret_file]
     root = tmp_path_factory.mktemp("disguised") / "ws"
     root.mkdir()
     secrets_corpus.write(secrets_corpus.Corpus(plants=plants), root)
@@ -467,7 +464,7 @@ def test_disguised_secret_files_never_reach_an_answer(disguised, tmp_path):
     engine = Engine([root], Settings(cache_dir=str(tmp_path / "c")))
     try:
         for plant in plants:
-            out = secrets_corpus.outputs_of(engine.retrieve(plant.task), [root])
+            out = secrets_measure.outputs_of(engine.retrieve(plant.task), [root])
             assert_no_fragment("\n".join(out.values()), [plant])
     finally:
         engine.close()
