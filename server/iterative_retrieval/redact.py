@@ -92,6 +92,7 @@ _BARE = re.compile(
 _PLACEHOLDER = re.compile(r"[xX*.#_-]{3,}|<[^>]*>|none|null|nil|undefined|true|false", re.I)
 _PLACEHOLDER_WORDS = ("changeme", "change_me", "example", "dummy", "placeholder", "redacted",
                       "replace_me", "replaceme", "your_", "your-")
+_WINDOWS_VAR = re.compile(r"%[A-Za-z_][A-Za-z0-9_]*%")
 _PLACEHOLDER_RUNS = ("xxxx", "XXXX", "****")
 """Runs of one character that stand in for a value (in one case: `…NXxxxq…` is random)."""
 
@@ -101,7 +102,7 @@ def _placeholder(value: str) -> bool:
     low = value.lower()
     return (
         bool(_PLACEHOLDER.fullmatch(value)) or value.startswith(("$", "{{", "«", "%("))
-        or (value.startswith("%") and value.endswith("%"))
+        or bool(_WINDOWS_VAR.fullmatch(value))
         or any(w in low for w in _PLACEHOLDER_WORDS)
         or any(w in value for w in _PLACEHOLDER_RUNS)
     )
@@ -191,9 +192,9 @@ def _path(value: str) -> bool:
         _PATH_SEGMENT.fullmatch(seg) for seg in value.split("/"))
 
 
-_PRINTF_HOLE = re.compile(r"(?<![A-Za-z0-9])%[sd]|%[sd](?![A-Za-z0-9])")
-"""A `%s` hole between separators (`key-%s-v2`, `Token %s`); inside a run of letters and digits
-(`!H%sS4h`) it is two characters of a random value."""
+_PRINTF_HOLE = re.compile(r"(?:^|(?<=[-_.:/=@]))%[sd](?=[-_.:/=@]|$)")
+"""A `%s` hole between separators or at an end (`key-%s-v2`, `%s.json`); among letters, digits
+and other symbols (`!H%sS4h`, `i%d*`) it is two characters of a random value."""
 
 
 def _template(value: str) -> bool:

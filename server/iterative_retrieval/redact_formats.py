@@ -217,7 +217,7 @@ CONTEXTS: tuple[ContextRule, ...] = (
     ContextRule("secret", "a YAML block scalar (folded > or literal |) under a secret-sounding key",
                 ("pass", "pwd", "secret", "token", "credential", "key"), re.compile(
                     rf"(?im)^(?P<i>[ \t]{{0,32}}){_NAMEY}:[ \t]{{0,8}}[>|][-+]?[0-9]?[ \t]*\n"
-                    r"(?P=i)[ \t]{1,16}(?P<value>[^\s#][^\s]{7,1023})[ \t]*$"),
+                    r"(?P=i)[ \t]{1,16}(?P<value>\S{8,1024})[ \t]*$"),
                 "bare", lines=1),
     ContextRule("secret", "an environment entry as a name/value pair (Kubernetes, Compose, ECS)",
                 ("name:",), re.compile(
