@@ -46,7 +46,8 @@ EXCLUDED_SUFFIXES = tuple(
 
 SECRET_NAMES = frozenset(
     """
-    .env .envrc .netrc _netrc .npmrc .yarnrc .yarnrc.yml .pypirc .pgpass .my.cnf .htpasswd credentials
+    .env .envrc .netrc _netrc .npmrc .yarnrc .yarnrc.yml .pypirc .pgpass .my.cnf .htpasswd
+    credentials
     .git-credentials .dockercfg .vault-token .boto .s3cfg .terraformrc .token .secrets kubeconfig
     token.json
     """.split()
