@@ -28,6 +28,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from . import heap
 from .config import SNIFF_BYTES, default_cache_dir
+from .credential_files import credential_format
 from .faults import REBUILD, diagnose, lock_timeout
 from .models import IndexStats, Symbol, SymbolRows
 from .tokenize import (
@@ -43,7 +44,9 @@ from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
+"""7: credential files are recognised by content and by link target (skipped `secret`): an
+index of an earlier version may hold them, so it is rebuilt."""
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
@@ -219,6 +222,8 @@ def _mostly_text(data: bytes) -> bool:
 
 def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Parsed:
     lang = language_for(rel)
+    if credential_format(rel, text) is not None:  # a kubeconfig, Docker config... by content
+        return Parsed(rel, size, mtime_ns, digest, lang, 0, "secret")
     try:
         rows, imports = outline_rows(text, lang)
     except Exception:  # one odd file must never stop indexing
@@ -507,15 +512,16 @@ class Index:
         t0 = time.perf_counter()
         with self._lock:
             known = {
-                path: (size, mtime, overlay)
-                for path, size, mtime, overlay in self.conn.execute(
-                    "SELECT path, size, mtime_ns, overlay FROM files"
+                path: (size, mtime, overlay, skipped)
+                for path, size, mtime, overlay, skipped in self.conn.execute(
+                    "SELECT path, size, mtime_ns, overlay, skipped FROM files"
                 )
             }
         todo: list[tuple[str, str, int, int, int]] = []
+        secret: list[Row] = []
         present: set[str] = set()
         unchanged = 0
-        for wf in scope.files():
+        for wf in scope.files(with_secrets=True):
             try:
                 st = wf.stat or os.stat(wf.abs)
             except OSError:
@@ -525,14 +531,21 @@ class Index:
             if prev and prev[2]:
                 unchanged += 1  # an open buffer wins over the disk
                 continue
-            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns:
+            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns \
+                    and (prev[3] == "secret") >= wf.secret:
                 unchanged += 1
+                continue
+            if wf.secret:  # counted, never read
+                secret.append(to_row(Parsed(wf.rel, st.st_size, st.st_mtime_ns, "",
+                                            language_for(wf.rel), 0, "secret")))
                 continue
             todo.append((wf.rel, wf.abs, st.st_size, st.st_mtime_ns, max_file_bytes))
         removed = [p for p, v in known.items() if p not in present and not v[2]]
         with self._writing():
             for p in removed:
                 self._delete(p)
+        if secret:
+            self._store(secret, known, commit=False)
         rows = self._parse_all(todo)
         done = committed = 0
         every = self.commit_rows or (
@@ -1007,6 +1020,13 @@ class Index:
     def overlay_paths(self) -> list[str]:
         with self._lock:
             return [p for (p,) in self.conn.execute("SELECT path FROM files WHERE overlay=1")]
+
+    def skip_reason(self, rel: str) -> str | None:
+        """Why a stored file is not indexed (binary, too_large, secret...); None if it is, or
+        is not stored."""
+        with self._lock:
+            row = self.conn.execute("SELECT skipped FROM files WHERE path=?", (rel,)).fetchone()
+        return row[0] if row else None
 
     def file_id(self, rel: str) -> int | None:
         with self._lock:

@@ -44,7 +44,7 @@ from .engine import Engine
 from .loop import Cancelled
 from .models import RetrievalResult, band_of
 from .render import to_markdown
-from .workspace import WorkspaceError, check_root, is_inside, is_secret
+from .workspace import WorkspaceError, check_root, is_inside
 
 log = logging.getLogger(__name__)
 
@@ -505,8 +505,9 @@ def _explain(result: RetrievalResult, root: Path, rel: str, engine: Engine) -> E
                 regions=[LineRange(start_line=r.start_line, end_line=r.end_line)
                          for r in f.regions],
             )
-    if is_secret(rel):
-        reason = "never read: it matches a secret pattern (keys, .env, credentials)"
+    if engine.is_secret(root, rel):
+        reason = ("never read: it is a secret file (keys, .env, credentials: by name, folder, "
+                  "link target or content)")
     elif not engine.scope(root).admits(rel):
         reason = ("not indexed: excluded by the default excludes (dependencies, build output, "
                   "binaries, lock files) or an ignore file")
