@@ -51,6 +51,10 @@ class Plant:
     """For a symlink plant: the target the link at `rel` points to (relative to the root)."""
     target_text: str = ""
 
+    def __post_init__(self) -> None:
+        if not self.secret_file:  # a secret file's path must not come out, not even as the task
+            self.task = _naming(self.task, self.rel)
+
     @property
     def secret_file(self) -> bool:
         """A whole credential file (by link, folder or content): never handed out at all."""
@@ -66,6 +70,15 @@ class LookAlike:
     text: str
     values: tuple[str, ...]
     task: str
+
+    def __post_init__(self) -> None:
+        self.task = _naming(self.task, self.rel)
+
+
+def _naming(task: str, rel: str) -> str:
+    """The task names the file's path too: a file named in a task is handed out whole, so each
+    value's line is in the regions (what the measure needs), whatever the file's kind."""
+    return task if rel in task else f"{task} in {rel}"
 
 
 @dataclass
