@@ -145,3 +145,16 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     assert "`src/auth/tokens.ts`" in seen["register"]
     assert seen["selection_title"] == "IRContext: Where are invoices computed?"
     assert seen["selection_qf"] >= 1
+
+
+def test_readme_lazy_spec_names_the_plugin_folder():
+    """The README's lazy.nvim line points `dir` at the plugin folder tested above, and its
+    `opts = {}` makes lazy.nvim call setup({}) as the test's driver does."""
+    readme = (PLUGIN.parent.parent / "README.md").read_text()
+    m = re.search(r"<!-- neovim: tests/test_neovim.py -->\s*```lua\n\s*(.*?)\n\s*```", readme, re.S)
+    assert m, "README.md has no lazy.nvim block"
+    spec = re.fullmatch(r'\{ dir = "([^"]+)", opts = \{\} \}', m.group(1).strip())
+    assert spec, m.group(1)
+    assert spec.group(1).endswith("/clients/neovim")
+    assert (PLUGIN / "lua" / "iterative-retrieval" / "init.lua").is_file()
+    assert "setup({" in DRIVER.read_text()

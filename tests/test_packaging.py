@@ -3,9 +3,9 @@
 `python -m build` makes an sdist and a wheel (the wheel built from the sdist, so the sdist is
 complete); the wheel goes into a fresh venv with pip, the README's install lines (pipx, uv) are
 run as written, and each installed `iterative-retrieval` runs the README's main command on the
-sample from another folder. The version is defined once and printed alike everywhere. These tests
-build and install for real (a minute or two, the package index reachable); `-m "not packaging"`
-leaves them out.
+sample from another folder. The version is defined once and printed alike everywhere. The tests marked
+`packaging` build and install for real (a minute or two, the package index reachable);
+`-m "not packaging"` leaves them out. The README's MCP configuration is run as written too.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import iterative_retrieval
 
 from .conftest import EXAMPLES
 
-pytestmark = pytest.mark.packaging
+packaging = pytest.mark.packaging
 
 ROOT = Path(__file__).resolve().parent.parent
 TASK = "Fix the authentication token expiry bug"
@@ -133,6 +133,7 @@ def test_version_is_defined_once_and_printed_alike(tmp_path):
     assert manifest["version"] == VERSION
 
 
+@packaging
 def test_build_makes_an_sdist_and_wheels(built):
     """The sdist carries what a build needs (the C source, setup.py, the README); the wheels
     carry the package and its entry point, no tests; the pure one installs anywhere."""
@@ -156,6 +157,7 @@ def test_build_makes_an_sdist_and_wheels(built):
         assert not any("_speedups" in f and not f.endswith(".c") for f in z.namelist())
 
 
+@packaging
 def test_wheel_in_a_fresh_venv(built, tmp_path):
     """pip install of the built wheel into a venv with nothing else runs the main command, with
     the accelerator where the wheel has it."""
@@ -173,6 +175,7 @@ def test_wheel_in_a_fresh_venv(built, tmp_path):
     assert probe.stdout.strip() == str(has_c)
 
 
+@packaging
 def test_pipx_and_uv_install_the_wheel(built, tmp_path):
     """`pipx install` and `uv tool install` of the pure wheel each put a working
     `iterative-retrieval` on PATH."""
@@ -190,9 +193,10 @@ def readme_block(marker: str) -> list[str]:
     text = (ROOT / "README.md").read_text()
     m = re.search(rf"<!-- {re.escape(marker)} -->\s*```\w*\n(.*?)```", text, re.S)
     assert m, f"README.md has no block marked {marker}"
-    return [ln for ln in m.group(1).splitlines() if ln.strip() and not ln.startswith("#")]
+    return [ln.strip() for ln in m.group(1).splitlines() if ln.strip() and not ln.strip().startswith("#")]
 
 
+@packaging
 def test_readme_install_lines_work_as_written(tmp_path):
     """Each line of the README's install block, run in a checkout, leaves a working
     `iterative-retrieval` on PATH (pipx, then uv in a fresh tool folder)."""
@@ -209,3 +213,29 @@ def test_readme_install_lines_work_as_written(tmp_path):
         run(command, cwd=checkout, env=env)
         if command.startswith(("pipx", "uv")):
             works([str(home / "bin" / "iterative-retrieval")], tmp_path, env)
+
+
+def test_readme_mcp_config_serves_the_tools(tmp_path):
+    """The README's .mcp.json, run as a client runs it (its command from PATH, in the project
+    folder), serves the three tools and finds the auth files."""
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client, StdioServerParameters
+
+    (config,) = readme_block("mcp: tests/test_packaging.py")
+    server = json.loads(config)["mcpServers"]["iterative-retrieval"]
+    assert server["type"] == "stdio"
+    command = shutil.which(server["command"], path=os.pathsep.join(
+        [str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
+    assert command, f"{server['command']} is not on PATH (pip install -e . puts it there)"
+    ws = tmp_path / "auth-service"
+    shutil.copytree(EXAMPLES / "auth-service", ws)
+    params = StdioServerParameters(command=command, args=server["args"], cwd=str(ws),
+                                   env={**os.environ, "ITERATIVE_RETRIEVAL_CACHE": str(tmp_path / "c")})
+    with start_blocking_portal() as portal:
+        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
+            tools = {t.name for t in portal.call(client.list_tools).tools}
+            assert tools == {"retrieve_context", "explain_file", "index_status"}
+            answer = portal.call(lambda: client.call_tool("retrieve_context", {"task": TASK}))
+    text = answer.content[0].text
+    assert not answer.is_error, text
+    assert "src/auth/tokens.ts" in text and "src/auth/auth.ts" in text
