@@ -151,7 +151,7 @@ def test_readme_lazy_spec_names_the_plugin_folder():
     """The README's lazy.nvim line points `dir` at the plugin folder tested above, and its
     `opts = {}` makes lazy.nvim call setup({}) as the test's driver does."""
     readme = (PLUGIN.parent.parent / "README.md").read_text()
-    m = re.search(r"<!-- neovim: tests/test_neovim.py -->\s*```lua\n\s*(.*?)\n\s*```", readme, re.S)
+    m = re.search(r"<!-- neovim: tests/test_neovim.py -->\s*```lua\n\s*(.*?)\n\s*```", readme, re.DOTALL)
     assert m, "README.md has no lazy.nvim block"
     spec = re.fullmatch(r'\{ dir = "([^"]+)", opts = \{\} \}', m.group(1).strip())
     assert spec, m.group(1)

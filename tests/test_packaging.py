@@ -170,8 +170,8 @@ def test_wheel_in_a_fresh_venv(built, tmp_path):
     works([str(py), "-m", "iterative_retrieval"], tmp_path, env)
     has_c = any("_speedups" in f and f.endswith((".so", ".pyd"))
                 for f in zipfile.ZipFile(built["wheel"]).namelist())
-    probe = run([str(py), "-c", "from iterative_retrieval import tokenize; "
-                 "print(tokenize._speedups is not None)"], cwd=tmp_path, env=env)
+    code = "from iterative_retrieval import tokenize; print(tokenize._speedups is not None)"
+    probe = run([str(py), "-c", code], cwd=tmp_path, env=env)
     assert probe.stdout.strip() == str(has_c)
 
 
@@ -191,7 +191,7 @@ def test_pipx_and_uv_install_the_wheel(built, tmp_path):
 def readme_block(marker: str) -> list[str]:
     """The command lines of the fenced block after `<!-- marker -->` in README.md."""
     text = (ROOT / "README.md").read_text()
-    m = re.search(rf"<!-- {re.escape(marker)} -->\s*```\w*\n(.*?)```", text, re.S)
+    m = re.search(rf"<!-- {re.escape(marker)} -->\s*```\w*\n(.*?)```", text, re.DOTALL)
     assert m, f"README.md has no block marked {marker}"
     return [ln.strip() for ln in m.group(1).splitlines() if ln.strip() and not ln.strip().startswith("#")]
 
@@ -231,11 +231,11 @@ def test_readme_mcp_config_serves_the_tools(tmp_path):
     shutil.copytree(EXAMPLES / "auth-service", ws)
     params = StdioServerParameters(command=command, args=server["args"], cwd=str(ws),
                                    env={**os.environ, "ITERATIVE_RETRIEVAL_CACHE": str(tmp_path / "c")})
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
-            tools = {t.name for t in portal.call(client.list_tools).tools}
-            assert tools == {"retrieve_context", "explain_file", "index_status"}
-            answer = portal.call(lambda: client.call_tool("retrieve_context", {"task": TASK}))
+    with (start_blocking_portal() as portal,
+          portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client):
+        tools = {t.name for t in portal.call(client.list_tools).tools}
+        assert tools == {"retrieve_context", "explain_file", "index_status"}
+        answer = portal.call(lambda: client.call_tool("retrieve_context", {"task": TASK}))
     text = answer.content[0].text
     assert not answer.is_error, text
     assert "src/auth/tokens.ts" in text and "src/auth/auth.ts" in text

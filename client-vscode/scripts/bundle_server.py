@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -40,9 +41,9 @@ TARGETS = {
     "alpine-arm64": "aarch64-unknown-linux-musl",
     "darwin-x64": "x86_64-apple-darwin",
     "darwin-arm64": "aarch64-apple-darwin",
-    "win32-x64": "x86_64-pc-windows-msvc",
-    "win32-arm64": "aarch64-pc-windows-msvc",
 }
+# Not Windows yet: mcp needs pywin32 there, whose per-version files (pywin32.pth, its DLLs named
+# after the Python version) do not share one folder, and a .pth on PYTHONPATH is not read.
 
 
 def host_target() -> str:
@@ -75,15 +76,15 @@ def run(cmd: list[str]) -> str:
 
 
 def merge(src: Path, dest: Path) -> None:
-    """Copy src's files into dest; a file both have must be the same unless it is a native
-    module (whose name differs by ABI anyway)."""
+    """Copy src's files into dest. A file both have must be the same (one resolution pins every
+    version), except a wheel's own records (RECORD, WHEEL name the wheel's Python tag)."""
     for f in src.rglob("*"):
-        if f.is_dir() or "__pycache__" in f.parts or f.relative_to(src).parts[0] == "bin":
-            continue
         rel = f.relative_to(src)
+        if f.is_dir() or "__pycache__" in rel.parts or rel.parts[0] == "bin":
+            continue
         out = dest / rel
         if out.exists():
-            if out.read_bytes() != f.read_bytes() and rel.parts[0].endswith(".dist-info") is False:
+            if out.read_bytes() != f.read_bytes() and not rel.parts[0].endswith(".dist-info"):
                 sys.exit(f"bundle_server.py: {rel} differs between Python versions")
             continue
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -115,11 +116,9 @@ def bundle(target: str, out: Path) -> dict:
     # results in Python), so one copy serves every Python version and platform.
     shutil.copytree(PACKAGE, libs / "iterative_retrieval",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.c", "*.egg-info"))
-    sys.path.insert(0, str(PACKAGE.parent))
-    from iterative_retrieval import __version__
-
+    version = re.search(r'^__version__ = "([^"]+)"', (PACKAGE / "__init__.py").read_text(), re.MULTILINE)
     manifest = {"target": target, "platform": platform_name, "pythons": PYTHONS,
-                "server": __version__, "packages": pinned}
+                "server": version.group(1) if version else "?", "packages": pinned}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return manifest
 
