@@ -19,14 +19,13 @@ local ok, err = pcall(function()
     settings = { cacheDir = os.getenv("IR_CACHE") },
     echo_progress = false,
   })
-  -- A statusline's view of the progress: the plugin's status() at each vim.lsp progress event.
+  -- A statusline's view of the progress: the plugin's status() at each vim.lsp progress event
+  -- (read at once: the plugin's own handler, registered first, has run).
   local event = vim.fn.has("nvim-0.10") == 1 and "LspProgress" or "User"
   vim.api.nvim_create_autocmd(event, {
     pattern = event == "User" and "LspProgressUpdate" or "*",
     callback = function()
-      vim.schedule(function()
-        table.insert(out.progress, ir.status())
-      end)
+      table.insert(out.progress, ir.status())
     end,
   })
   out.version = vim.version and tostring(vim.version().major .. "." .. vim.version().minor) or "?"

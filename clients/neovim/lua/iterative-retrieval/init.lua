@@ -42,6 +42,7 @@ M.last = nil -- { root =, task =, result = } of the last :IRContext
 local clients = {} -- root -> client id
 local initialized = {} -- client id -> true once the server answered initialize
 local progress = {} -- client id -> last progress message
+local seen = {} -- client id -> progress token -> what was last reported (before 0.10)
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
 
@@ -286,11 +287,19 @@ function M.setup(opts)
       group = group,
       pattern = "LspProgressUpdate",
       callback = function()
+        -- Before 0.10 the event says only that some progress changed: report the tokens whose
+        -- message did, so the last message is the newest one, not the last token listed.
         for _, id in pairs(clients) do
           local client = client_by_id(id)
-          if client and client.messages and client.messages.progress then
-            for _, p in pairs(client.messages.progress) do
-              on_progress(id, { kind = p.done and "end" or "report", title = p.title, message = p.message })
+          local messages = client and client.messages and client.messages.progress
+          if messages then
+            seen[id] = seen[id] or {}
+            for token, p in pairs(messages) do
+              local key = table.concat({ p.title or "", p.message or "", tostring(p.done) }, "\0")
+              if seen[id][token] ~= key then
+                seen[id][token] = key
+                on_progress(id, { kind = p.done and "end" or "report", title = p.title, message = p.message })
+              end
             end
           end
         end
