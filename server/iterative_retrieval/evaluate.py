@@ -29,7 +29,10 @@ from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
 SUBSTITUTE_SHARE = 0.8
-"""A synonym or variant covers the task word it stands in for at this share."""
+"""A synonym or variant covers the task word it stands in for at this share…"""
+PHRASE_SHARE = 1.0
+"""…and a synonym of a phrase of the task (`rate limiting` → throttle) covers its words whole:
+the code says the thing the phrase names, where a file with one of its words may not."""
 STAGE2 = 40
 """How many of the best candidates get the costly text and graph pass."""
 ANCHORS = 5
@@ -135,7 +138,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
                 via = next((x for x in alternatives if fid in x.hits), None)
                 if via is None:
                     continue
-                m *= SUBSTITUTE_SHARE
+                m *= substitute_share(via.concept)
                 terms = terms | set(via.concept.terms)
             if st.task:
                 covered_task += m
@@ -351,13 +354,18 @@ _hit_lines = TextMemo[list[tuple[int, tuple[str, ...]]]](max_chars=4_000_000)
 """hit_lines by (stems pattern, text): the server's next retrieval of a task reads the same."""
 
 
+def substitute_share(stand_in: Concept) -> float:
+    """How much of a task word a stand-in for it covers."""
+    return PHRASE_SHARE if len(stand_in.origin) > 1 else SUBSTITUTE_SHARE
+
+
 def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[ConceptStats]]) -> float:
     total = 0.0
     for st in task_stats:
         score = st.hits.get(fid, 0.0)
         if not score:
             alternatives = subs.get(st.concept.text)
-            score = max((SUBSTITUTE_SHARE * x.hits.get(fid, 0.0) for x in alternatives),
+            score = max((substitute_share(x.concept) * x.hits.get(fid, 0.0) for x in alternatives),
                         default=0.0) if alternatives else 0.0
         total += st.concept.weight * score
     return total

@@ -23,8 +23,15 @@ from .tokenize import identifier_terms, stem
 
 COMMON_NAME = 3
 """A name defined in more files than this is too common to point at one of them."""
-USES_PER_FILE = 5
+USES_PER_FILE = 8
 """The names of one file whose definitions are looked up: the most telling first."""
+REPEAT_WORTH, REPEAT_MAX = 0.5, 2
+"""Each further use of a name in the file adds this to how telling it is, up to the max uses."""
+TASK_LINE_WORTH = 2.0
+"""A name used on a line that says one of the task's words is on the task's path (the line
+`if (isExpired(claims) && !sessions.isOpen(…))`): as telling as a task word in its name."""
+TELLING = 3.0
+"""A use this telling gives its definition link its full worth (relevance.py)."""
 USED_NAMES_MAX = 400
 
 
@@ -40,6 +47,10 @@ class Link:
     """For a definition link: the name `other` uses…"""
     line: int = 0
     """…and the line where it first does (1-based; 0 when unknown)."""
+    hop: int = 1
+    """1: `other` implements what the task names; 2: `other` is a file related to one that does."""
+    weight: float = 0.0
+    """For a definition link: how telling the use is (Use.weight)."""
 
     def __str__(self) -> str:
         base = self.other.rsplit("/", 1)[-1]
@@ -129,7 +140,7 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]]) -> l
 
 def import_links(
     index: Index, files: dict[int, FileRow], evals: Sequence[Evaluation],
-    anchors: Sequence[Evaluation],
+    anchors: Sequence[Evaluation], hop: int = 1,
 ) -> dict[int, list[Link]]:
     """id(evaluation) → its import links to the anchors, "imported by" first, each kind in the
     anchors' order (so that a reason reads the same on every run)."""
@@ -145,11 +156,12 @@ def import_links(
     anchor_paths = {a.path for a in anchors}
     out: dict[int, list[Link]] = {}
     for ev in evals:
-        links = [Link("imported by", a.path) for a in anchors
+        links = [Link("imported by", a.path, hop=hop) for a in anchors
                  if a.path != ev.path and ev.path in anchor_targets[id(a)]]
         mine = targets(ev) & anchor_paths if ev.path not in anchor_paths or len(anchors) > 1 \
             else set()
-        links += [Link("imports", a.path) for a in anchors if a.path != ev.path and a.path in mine]
+        links += [Link("imports", a.path, hop=hop) for a in anchors
+                  if a.path != ev.path and a.path in mine]
         if links:
             out[id(ev)] = list(dict.fromkeys(links))
     return out
@@ -202,7 +214,7 @@ class Use:
     definers: tuple[str, ...]
     """Paths of the files that define it (at most COMMON_NAME)."""
     weight: float
-    """How telling the name is: its words the task says, and a type name's capital."""
+    """How telling the name is: its words the task says, a type name's capital, its uses."""
 
 
 def uses_of(run: Run, ev: Evaluation) -> list[Use]:
@@ -215,6 +227,8 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     files = run.files()
     task_stems = run.task_stems
     defs = run.index.definers(n.lower() for n in names)
+    text = run.read_text(ev.path) or ""
+    on_path = _task_line_names(text, task_stems)
     ranked: list[tuple[float, str, tuple[str, ...]]] = []
     for name in names:
         where = defs.get(name.lower())
@@ -230,27 +244,58 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
         if not paths or len(paths) > COMMON_NAME or ev.path in paths:
             continue
         overlap = len({stem(t) for t in identifier_terms(name)} & task_stems)
-        weight = overlap * 2 + (1 if name[0].isupper() else 0)
+        weight = overlap * 2 + (1 if name[0].isupper() else 0) \
+            + (TASK_LINE_WORTH if name in on_path else 0)
         if weight > 0:
             ranked.append((weight, name, tuple(sorted(paths))))
+    ranked = [(w + REPEAT_WORTH * min(_count(text, name) - 1, REPEAT_MAX), name, paths)
+              for w, name, paths in ranked]
     ranked.sort(key=lambda t: -t[0])
     ranked = ranked[:USES_PER_FILE]
-    text = run.read_text(ev.path) or ""
     return [Use(name, ev.path, first_line(text, name), paths, w) for w, name, paths in ranked]
+
+
+_IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _task_line_names(text: str, task_stems: set[str]) -> set[str]:
+    """Names on the lines where another identifier or word says a task stem."""
+    stems = [t for t in task_stems if len(t) >= 3]
+    if not stems:
+        return set()
+    out: set[str] = set()
+    for line in text.splitlines():
+        low = line.lower()
+        if not any(t in low for t in stems):
+            continue
+        names = _IDENT_RE.findall(line)
+        saying = [n for n in names if any(t in n.lower() for t in stems)]
+        for n in names:
+            if any(m != n for m in saying):
+                out.add(n)
+    return out
+
+
+def _word_re(name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
+
+
+def _count(text: str, name: str) -> int:
+    return sum(1 for _ in _word_re(name).finditer(text))
 
 
 def first_line(text: str, name: str) -> int:
     """1-based line of the first whole-word use of `name` in text (0 when absent)."""
-    m = re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", text)
+    m = _word_re(name).search(text)
     return text.count("\n", 0, m.start()) + 1 if m else 0
 
 
-def definition_links(uses: Iterable[Use]) -> dict[str, list[Link]]:
+def definition_links(uses: Iterable[Use], hop: int = 1) -> dict[str, list[Link]]:
     """definer path → its definition links (one per name and user, the most telling first)."""
     out: dict[str, list[Link]] = {}
     for u in sorted(uses, key=lambda u: -u.weight):
         for p in u.definers:
-            link = Link("defines", u.user, u.name, u.line)
+            link = Link("defines", u.user, u.name, u.line, hop, u.weight)
             if link not in out.setdefault(p, []):
                 out[p].append(link)
     return out

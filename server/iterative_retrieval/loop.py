@@ -81,6 +81,8 @@ def run_loop(run: Run, query: Query, max_cycles: int) -> tuple[list[Evaluation],
             entry.stop_reason = "nothing new to learn"
             break
         query = ref.query
+        if ref.task_concepts != run.task_concepts:
+            run = replace(run, task_concepts=ref.task_concepts)
     if _resolve(run, query, best, roles, excluded, len(trace)):
         merged, roles = _judge(run, best)
     return ranked(list(best.values())), trace

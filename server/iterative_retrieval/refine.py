@@ -37,6 +37,8 @@ FEEDBACK_SCORE = 0.4
 LEARNED_WEIGHT = 0.6
 VARIANT_WEIGHT = 0.9
 SYNONYM_WEIGHT = 0.8
+SUPERSEDED_WEIGHT = 0.5
+"""What a task word weighs once the codebase was found to say its phrase otherwise (superseded)."""
 MAX_FOCUS = 6
 FEEDBACK_TERMS_PER_FILE = 120
 FEEDBACK_POOL = 80
@@ -53,6 +55,8 @@ class Refinement:
     learned: list[str]
     excluded: list[str]
     focus: list[str]
+    task_concepts: tuple[Concept, ...] = ()
+    """The task's concepts for the next cycle: a word the codebase says otherwise weighs less."""
 
 
 @dataclass
@@ -116,14 +120,23 @@ def refine(run: Run, query: Query, evals: list[Evaluation], focus: list[str], ga
         pat = f"{folder}/**" if folder else "*"
         if folder and pat not in patterns:
             patterns.append(pat)
+    gone = superseded(run, learned)
+    keywords = tuple(_weaker(c, gone) for c in query.keywords)
     new_query = replace(
         query,
-        keywords=tuple(query.keywords) + tuple(learned),
+        keywords=keywords + tuple(learned),
         patterns=tuple(patterns[:8]),
         excludes=tuple(query.excludes) + tuple(new_excl),
         focus_areas=tuple(focus),
     )
-    return Refinement(new_query, [c.text for c in learned], new_excl, focus)
+    task = tuple(_weaker(c, gone) for c in run.task_concepts)
+    return Refinement(new_query, [c.text for c in learned], new_excl, focus, task)
+
+
+def _weaker(c: Concept, superseded_words: set[str]) -> Concept:
+    if c.text in superseded_words and c.kind == "word":
+        return replace(c, weight=c.weight * SUPERSEDED_WEIGHT)
+    return c
 
 
 def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
@@ -218,6 +231,19 @@ def surface_of(
         if "".join(parts) == term or stem("".join(parts)) == term:
             return m.group()
     return term
+
+
+def superseded(run: Run, learned: list[Concept]) -> set[str]:
+    """Task words whose phrase the codebase says in other words: a phrase synonym was learned
+    (`rate limiting` → throttle) and the code never writes the phrase itself (no `rate_limit`).
+    On their own those words mean something else here (exchange rates, a body-size limit)."""
+    words: set[str] = set()
+    for c in learned:
+        if c.kind == "synonym" and len(c.origin) > 1:
+            joined = stem("".join(split_identifier("_".join(c.origin))))
+            if not run.index.doc_freqs([joined]).get(joined, 0):
+                words.update(c.origin)
+    return words
 
 
 def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .graph import Link, Use, definition_links, import_links, uses_of
+from .graph import TELLING, Link, Use, definition_links, import_links, uses_of
 from .models import Evaluation
 from .run import Run
 
@@ -43,24 +43,32 @@ IRRELEVANT = Band("irrelevant", 0.0, 0.199)
 
 TARGET_SCORE = 0.5
 """Own-evidence score from which a file implements what the task names."""
-RELATED_SCORE = 0.2
-"""…from which its own evidence alone makes it related."""
-INDIRECT_SCORE = 0.05
+STRONG_SCORE = 0.9
+"""…and from which it is a sure one: only its direct context reaches 0.7, the stop rule's mark
+(the context is enough when the implementing file is certain and what it needs is in hand)."""
+RELATED_SCORE = 0.15
+"""Own-evidence score from which a file's partial evidence alone makes it related."""
+INDIRECT_SCORE = 0.02
 """…from which it is indirect; below it, irrelevant unless a link says otherwise."""
+RELATED_CAP = 0.69
+"""The top of the related band for all but the direct context of a sure implementing file."""
 GUESS_CEILING = 0.6
 """A run that only the task's generic words found anything for hands out guesses: related at best."""
 
 LINK_STRENGTH = {"defines": 0.6, "imported by": 0.35}
-"""What a link to an implementing file is worth towards the top of the related band."""
+"""What a link to an implementing file is worth towards the top of the related band (a
+definition link in full when the name is telling: graph.TELLING)."""
 EXTRA_LINK = 0.1
 EXTRA_LINK_MAX = 0.2
 """Each further link of the same kind (another name, another implementing file) adds this, up to the max."""
+SECOND_HOP = 0.5
+"""A link to a related file (the JWT helpers a token module imports) is worth this share."""
 OWN_SHARE = 0.3
 """A linked file's own evidence adds up to this share of the band."""
 CALLER_STRENGTH = 0.5
 """Where in the indirect band a file that imports an implementing file, and says little else, lies."""
 SOURCES = 4
-"""Implementing files whose imports and used names are followed, best first."""
+"""Implementing (then related) files whose imports and used names are followed, best first."""
 LINKED = 60
 """Files checked for import links to them (the rest are too weak to be their context)."""
 NON_SOURCE = ("test", "doc", "config", "example")
@@ -77,19 +85,42 @@ class Roles:
 
 
 def assign(run: Run, evals: list[Evaluation]) -> Roles:
-    """Set each evaluation's `relevance`, `role` and `reason` (evals: best own score first)."""
+    """Set each evaluation's `relevance`, `role` and `reason` (evals: best own score first).
+
+    Two hops: the implementing files' links first; then the links of the best related files
+    that those links found (a token module's JWT helpers), worth less and never 0.7."""
     targets = [e for e in evals if e.score >= TARGET_SCORE] if not run.guess else []
-    sources = targets[:SOURCES]
-    uses = [u for t in sources for u in uses_of(run, t)]
-    defined = definition_links(uses)
-    imported = import_links(run.index, run.files(), evals[:LINKED], sources)
+    strong = {e.path for e in targets if e.score >= STRONG_SCORE}
+    uses = [u for t in targets[:SOURCES] for u in uses_of(run, t)]
+    links = _links(run, evals, targets[:SOURCES], uses, hop=1)
     for ev in evals:
-        links = [*defined.get(ev.path, ()), *imported.get(id(ev), ())]
-        judge(ev, [lk for lk in links if lk.other != ev.path], run.guess)
+        judge(ev, links.get(ev.path, []), strong, run.guess)
+    taken = {e.path for e in targets}
+    second = [e for e in ranked(evals) if e.role == RELATED.role and e.path not in taken
+              and any(lk.hop == 1 and lk.kind in LINK_STRENGTH for lk in links.get(e.path, ()))]
+    second = second[:SOURCES]
+    if second:
+        more = _links(run, evals, second, [u for e in second for u in uses_of(run, e)], hop=2)
+        for ev in evals:
+            if ev.path in more and ev.path not in taken:
+                judge(ev, links.get(ev.path, []) + more[ev.path], strong, run.guess)
     return Roles(targets, uses)
 
 
-def judge(ev: Evaluation, links: list[Link], guess: bool = False) -> None:
+def _links(run: Run, evals: list[Evaluation], sources: list[Evaluation], uses: list[Use],
+           hop: int) -> dict[str, list[Link]]:
+    """path → its definition and import links to the sources."""
+    out: dict[str, list[Link]] = {}
+    for path, found in definition_links(uses, hop).items():
+        out.setdefault(path, []).extend(found)
+    imported = import_links(run.index, run.files(), evals[:LINKED], sources, hop)
+    for ev in evals[:LINKED]:
+        out.setdefault(ev.path, []).extend(imported.get(id(ev), ()))
+    return {p: [lk for lk in found if lk.other != p] for p, found in out.items() if found}
+
+
+def judge(ev: Evaluation, links: list[Link], strong: set[str] = frozenset(),
+          guess: bool = False) -> None:
     """The best role the file's evidence and links earn, its relevance and its reason."""
     s = ev.score
     options: list[tuple[float, str, str]] = []  # (relevance, role, what the role says first)
@@ -102,12 +133,20 @@ def judge(ev: Evaluation, links: list[Link], guess: bool = False) -> None:
     if structural and ev.kind not in NON_SOURCE:
         strength = OWN_SHARE * own
         for kind, worth in LINK_STRENGTH.items():
-            n = sum(1 for lk in structural if lk.kind == kind)
-            if n:
-                strength += worth + min(EXTRA_LINK * (n - 1), EXTRA_LINK_MAX)
-        options.append((RELATED.place(strength), RELATED.role, _said(structural)))
+            for hop, share in ((1, 1.0), (2, SECOND_HOP)):
+                found = [lk for lk in structural if lk.kind == kind and lk.hop == hop]
+                if found:
+                    telling = max(min(lk.weight / TELLING, 1.0) if kind == "defines" else 1.0
+                                  for lk in found)
+                    strength += share * (worth * telling
+                                         + min(EXTRA_LINK * (len(found) - 1), EXTRA_LINK_MAX))
+        sure = any(lk.hop == 1 and lk.other in strong for lk in structural)
+        top = RELATED.hi if sure else RELATED_CAP
+        options.append((round(RELATED.lo + (top - RELATED.lo) * min(strength, 1.0), 3),
+                        RELATED.role, _said(structural)))
     if s >= RELATED_SCORE and ev.kind not in NON_SOURCE:
-        options.append((RELATED.place((s - RELATED_SCORE) / (TARGET_SCORE - RELATED_SCORE)),
+        options.append((round(RELATED.lo + (RELATED_CAP - RELATED.lo)
+                              * (s - RELATED_SCORE) / (TARGET_SCORE - RELATED_SCORE), 3),
                         RELATED.role, ""))
     if callers or structural:
         options.append((INDIRECT.place(CALLER_STRENGTH + (1 - CALLER_STRENGTH) * own),
@@ -129,8 +168,8 @@ def judge(ev: Evaluation, links: list[Link], guess: bool = False) -> None:
 
 
 def _said(links: list[Link]) -> str:
-    """The links as a reason fragment, definitions first, at most three."""
-    ordered = sorted(links, key=lambda lk: lk.kind != "defines")
+    """The links as a reason fragment, the closest and definitions first, at most three."""
+    ordered = sorted(links, key=lambda lk: (lk.hop, lk.kind != "defines"))
     return "; ".join(dict.fromkeys(str(lk) for lk in ordered[:3]))
 
 
