@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from .models import Evaluation, FileResult, Region
 from .redact import redact_text
+from .relevance import IMPLEMENTS, RELATED_SCORE
 from .textmemo import TextMemo
 
 _redacted = TextMemo(redact_text)
@@ -24,11 +25,11 @@ MAX_DEF_LINES = 120
 MIN_RELEVANCE = 0.2
 HEADER_LINES = 36
 WHOLE_FILE_LINES = 400
-"""A file that implements what the task names, this short, is clearer whole than in pieces."""
-RELATED_WHOLE_LINES = 60
-"""…and a related file this short."""
-RELATED_SPANS = 3
-"""A related file shows at most this many spans: the definitions used, then its best passages."""
+"""A file with evidence of its own, this short, is clearer whole than in pieces…"""
+CONTEXT_WHOLE_LINES = 40
+"""…and a file that is context only through its links, this short."""
+CONTEXT_SPANS = 2
+"""A context-only file shows at most this many spans: the definitions used, else its passages."""
 SIGNATURES = 8
 """An indirect file shows at most this many signature lines."""
 CLUSTER_GAP = 4
@@ -53,18 +54,21 @@ def select(evals: list[Evaluation], max_files: int) -> list[Evaluation]:
 
 
 def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
-    """Candidate (start, end, why) spans of one file, most telling first, by its role.
+    """Candidate (start, end, why) spans of one file, most telling first.
 
-    A file that implements what the task names shows what a fix touches: short, the whole of
-    it; else the definitions the task names, then passages — runs of hit lines, widened to a
-    short enclosing definition, ranked by what their distinct task words are worth per line.
-    A related file shows the definitions the implementing files use, then its best passages.
-    An indirect file shows only the signature lines of its telling definitions (an outline).
+    A file with evidence of its own (it implements what the task names, or says enough of it)
+    shows what a fix touches: short, the whole of it; else the definitions the task names or
+    the implementing files use, then passages — runs of hit lines, widened to a short enclosing
+    definition, ranked by what their distinct task words are worth per line. A file that is
+    context only through its links shows the definitions the implementing files use; an
+    indirect file its best passage, or the signature lines of its telling definitions.
     """
-    if ev.role == "indirect":
+    evidence = ev.role == IMPLEMENTS.role or ev.score >= RELATED_SCORE
+    if ev.role == "indirect" and not evidence:
         return _signatures(ev, n_lines)
-    whole = WHOLE_FILE_LINES if ev.role == "implements" else RELATED_WHOLE_LINES
-    if n_lines <= whole:
+    if evidence and n_lines <= WHOLE_FILE_LINES:
+        return [(1, n_lines, "whole file")]
+    if not evidence and n_lines <= CONTEXT_WHOLE_LINES:
         return [(1, n_lines, "whole file")]
     spans: list[tuple[int, int, str]] = []
     named = set(ev.defines) | set(ev.used_by)
@@ -72,6 +76,8 @@ def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
         if sym.name in named:
             end = min(sym.end_line, sym.start_line + MAX_DEF_LINES - 1, n_lines)
             spans.append((sym.start_line, max(end, sym.start_line), f"defines {sym.name}"))
+    if not evidence and spans:
+        return spans[:CONTEXT_SPANS]
     passages = []
     for a, b, worth in _clusters(ev):
         inner = _enclosing(ev, a, b)
@@ -84,22 +90,26 @@ def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
         passages.append((worth / (b - a + 1) ** DENSITY_EXP, a, b, why))
     passages.sort(key=lambda t: -t[0])
     spans += [(a, b, why) for _, a, b, why in passages]
-    if ev.role != "implements":
-        spans = spans[:RELATED_SPANS]
+    if not evidence:
+        spans = spans[:CONTEXT_SPANS]
     if not spans:
         spans.append((1, min(n_lines, HEADER_LINES), "file start"))
     return spans
 
 
 def _signatures(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
-    """One-line spans: the first lines of the definitions that carry the task's words, else of
-    the file's first definitions; the file's first lines when it has none."""
+    """One-line spans: the first lines of the definitions that carry the task's words (else of
+    the file's first definitions); a file without definitions, its densest passage."""
     telling = set(ev.defines) | set(ev.named) | set(ev.used_by)
     syms = [sym for sym in ev.symbols if sym.name in telling] or list(ev.symbols)
     lines = sorted({sym.start_line for sym in syms if sym.start_line <= n_lines})[:SIGNATURES]
-    if not lines:
-        return [(1, min(n_lines, SIGNATURES), "file start")]
-    return [(ln, ln, "signature") for ln in lines]
+    if lines:
+        return [(ln, ln, "signature") for ln in lines]
+    runs = sorted(_clusters(ev), key=lambda t: -t[2] / (t[1] - t[0] + 1) ** DENSITY_EXP)
+    if runs:
+        a, b, _ = runs[0]
+        return [(max(1, a - 1), min(n_lines, b + 1, a + SIGNATURES), "matched lines")]
+    return [(1, min(n_lines, SIGNATURES), "file start")]
 
 
 def _clusters(ev: Evaluation) -> list[tuple[int, int, float]]:

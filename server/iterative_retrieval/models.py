@@ -220,6 +220,8 @@ class Evaluation:
     """Its links to the implementing files ("defines `X`, used by a.ts:3", "imported by a.ts")."""
     used_by: list[str] = field(default_factory=list)
     """The names it defines that the implementing files use (its regions show them)."""
+    need: float = 0.0
+    """How strongly a sure implementing file needs it as context (relevance.py), 0 when none does."""
     score: float = 0.0
     """The file's own evidence (signals.py's logistic model): orders and merges the files."""
     kind: str = "source"

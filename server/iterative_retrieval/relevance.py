@@ -46,25 +46,33 @@ TARGET_SCORE = 0.5
 STRONG_SCORE = 0.9
 """…and from which it is a sure one: only its direct context reaches 0.7, the stop rule's mark
 (the context is enough when the implementing file is certain and what it needs is in hand)."""
-RELATED_SCORE = 0.15
+RELATED_SCORE = 0.1
 """Own-evidence score from which a file's partial evidence alone makes it related."""
 INDIRECT_SCORE = 0.02
 """…from which it is indirect; below it, irrelevant unless a link says otherwise."""
 RELATED_CAP = 0.69
 """The top of the related band for all but the direct context of a sure implementing file."""
+SURE_CONTEXT = 2
+"""…and of that context, the few files that reach 0.7 (the stop rule counts them)…"""
+NEEDED = 0.8
+"""…when the implementing file needs them at least this much (`need`: own evidence and links)."""
 GUESS_CEILING = 0.6
 """A run that only the task's generic words found anything for hands out guesses: related at best."""
 
-LINK_STRENGTH = {"defines": 0.6, "imported by": 0.35}
-"""What a link to an implementing file is worth towards the top of the related band (a
-definition link in full when the name is telling: graph.TELLING)."""
+LINK_PLACE = {"defines": 0.1, "imported by": 0.2}
+"""What a link to an implementing file adds to a related file's place in the band: a little,
+so that among the related files their own evidence orders them (a file that says the task's
+words is more often the one a fix changes than a module the best file merely uses)."""
+LINK_NEED = {"defines": 0.9, "imported by": 0.5}
+"""How strongly an implementing file needs a file it links to (a definition link in full
+when the name is telling: graph.TELLING); with its own evidence, ≥ 0.8 is needed context."""
 EXTRA_LINK = 0.1
 EXTRA_LINK_MAX = 0.2
 """Each further link of the same kind (another name, another implementing file) adds this, up to the max."""
 SECOND_HOP = 0.5
 """A link to a related file (the JWT helpers a token module imports) is worth this share."""
-OWN_SHARE = 0.3
-"""A linked file's own evidence adds up to this share of the band."""
+OWN_SHARE = 1.0
+"""A linked file's own evidence (its score over TARGET_SCORE) adds this share of the band."""
 CALLER_STRENGTH = 0.5
 """Where in the indirect band a file that imports an implementing file, and says little else, lies."""
 SOURCES = 4
@@ -95,16 +103,33 @@ def assign(run: Run, evals: list[Evaluation]) -> Roles:
     links = _links(run, evals, targets[:SOURCES], uses, hop=1)
     for ev in evals:
         judge(ev, links.get(ev.path, []), strong, run.guess)
+    _needed_context(evals)
     taken = {e.path for e in targets}
     second = [e for e in ranked(evals) if e.role == RELATED.role and e.path not in taken
-              and any(lk.hop == 1 and lk.kind in LINK_STRENGTH for lk in links.get(e.path, ()))]
+              and any(lk.hop == 1 and lk.kind in LINK_PLACE for lk in links.get(e.path, ()))]
     second = second[:SOURCES]
     if second:
         more = _links(run, evals, second, [u for e in second for u in uses_of(run, e)], hop=2)
         for ev in evals:
             if ev.path in more and ev.path not in taken:
                 judge(ev, links.get(ev.path, []) + more[ev.path], strong, run.guess)
+        _needed_context(evals)
     return Roles(targets, uses)
+
+
+def _needed_context(evals: list[Evaluation]) -> None:
+    """The SURE_CONTEXT files a sure implementing file needs most (its direct context, with
+    their own evidence: `need` ≥ NEEDED) reach 0.7 and up: the stop rule counts them. Not every
+    module it imports: the others stay in the related band below 0.7."""
+    needed = [e for e in evals if e.need >= NEEDED and e.role != IMPLEMENTS.role]
+    needed.sort(key=lambda e: (-e.need, -e.score, e.path))
+    for ev in needed[:SURE_CONTEXT]:
+        rel = RELATED.place(min(ev.need, 1.0))
+        if rel > ev.relevance:
+            ev.relevance = rel
+            if ev.role != RELATED.role:
+                ev.role = RELATED.role
+                ev.reason = RELATED.role + ": " + ev.reason.split(": ", 1)[-1]
 
 
 def _links(run: Run, evals: list[Evaluation], sources: list[Evaluation], uses: list[Use],
@@ -127,23 +152,17 @@ def judge(ev: Evaluation, links: list[Link], strong: set[str] = frozenset(),
     if s >= TARGET_SCORE:
         options.append((IMPLEMENTS.place((s - TARGET_SCORE) / (1 - TARGET_SCORE)),
                         IMPLEMENTS.role, ""))
-    structural = [lk for lk in links if lk.kind in LINK_STRENGTH]
+    structural = [lk for lk in links if lk.kind in LINK_PLACE]
     callers = [lk for lk in links if lk.kind == "imports"]
     own = min(s / TARGET_SCORE, 1.0)
+    ev.need = 0.0
     if structural and ev.kind not in NON_SOURCE:
-        strength = OWN_SHARE * own
-        for kind, worth in LINK_STRENGTH.items():
-            for hop, share in ((1, 1.0), (2, SECOND_HOP)):
-                found = [lk for lk in structural if lk.kind == kind and lk.hop == hop]
-                if found:
-                    telling = max(min(lk.weight / TELLING, 1.0) if kind == "defines" else 1.0
-                                  for lk in found)
-                    strength += share * (worth * telling
-                                         + min(EXTRA_LINK * (len(found) - 1), EXTRA_LINK_MAX))
-        sure = any(lk.hop == 1 and lk.other in strong for lk in structural)
-        top = RELATED.hi if sure else RELATED_CAP
-        options.append((round(RELATED.lo + (top - RELATED.lo) * min(strength, 1.0), 3),
+        strength = OWN_SHARE * own + _link_worth(structural, LINK_PLACE)
+        options.append((round(RELATED.lo + (RELATED_CAP - RELATED.lo) * min(strength, 1.0), 3),
                         RELATED.role, _said(structural)))
+        sure = [lk for lk in structural if lk.hop == 1 and lk.other in strong]
+        if sure:
+            ev.need = OWN_SHARE * own + _link_worth(sure, LINK_NEED)
     if s >= RELATED_SCORE and ev.kind not in NON_SOURCE:
         options.append((round(RELATED.lo + (RELATED_CAP - RELATED.lo)
                               * (s - RELATED_SCORE) / (TARGET_SCORE - RELATED_SCORE), 3),
@@ -165,6 +184,21 @@ def judge(ev: Evaluation, links: list[Link], strong: set[str] = frozenset(),
     said = first.split("; ") if first else []
     said += [b for b in ev.evidence.split("; ") if b and b not in said]
     ev.reason = f"{label}: " + "; ".join(said)
+
+
+def _link_worth(links: list[Link], worth: dict[str, float]) -> float:
+    """What the links add up to: per kind, the most telling one in full, a little per further
+    one; a second-hop link at its share."""
+    total = 0.0
+    for kind, full in worth.items():
+        for hop, share in ((1, 1.0), (2, SECOND_HOP)):
+            found = [lk for lk in links if lk.kind == kind and lk.hop == hop]
+            if found:
+                telling = max(min(lk.weight / TELLING, 1.0) if kind == "defines" else 1.0
+                              for lk in found)
+                total += share * (full * telling
+                                  + min(EXTRA_LINK * (len(found) - 1), EXTRA_LINK_MAX))
+    return total
 
 
 def _said(links: list[Link]) -> str:
