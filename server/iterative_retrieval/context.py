@@ -25,9 +25,17 @@ MAX_DEF_LINES = 120
 MIN_RELEVANCE = 0.2
 HEADER_LINES = 36
 WHOLE_FILE_LINES = 400
-"""A file with evidence of its own, this short, is clearer whole than in pieces…"""
+"""The first file handed out, with evidence of its own and this short, is clearer whole…"""
+HEAD_WHOLE_LINES = 150
+"""…and the next head files this short."""
 CONTEXT_WHOLE_LINES = 40
 """…and a file that is context only through its links, this short."""
+HEAD_FILES = 3
+"""The first files handed out show every span worth reading; the rest, a pointer each…"""
+HEAD_LINES = (400, 160, 100)
+"""…up to this many lines for the first, second and third file (a span that would pass it is
+skipped for a shorter one): the budget goes where a fix most likely is."""
+TAIL_LINES = 8
 CONTEXT_SPANS = 2
 """A context-only file shows at most this many spans: the definitions used, else its passages."""
 SIGNATURES = 8
@@ -53,8 +61,12 @@ def select(evals: list[Evaluation], max_files: int) -> list[Evaluation]:
     return [e for e in evals if e.relevance >= MIN_RELEVANCE][:max_files]
 
 
-def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
+def spans_for(ev: Evaluation, n_lines: int, place: int = 0) -> list[tuple[int, int, str]]:
     """Candidate (start, end, why) spans of one file, most telling first.
+
+    Only the first HEAD_FILES handed out (`place` counts from 0) show all of that, and only the
+    first goes whole up to WHOLE_FILE_LINES; a file further down shows its most telling span,
+    cut to TAIL_LINES, as a pointer the reader can follow.
 
     A file with evidence of its own (it implements what the task names, or says enough of it)
     shows what a fix touches: short, the whole of it; else the definitions the task names or
@@ -63,10 +75,19 @@ def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
     context only through its links shows the definitions the implementing files use; an
     indirect file its best passage, or the signature lines of its telling definitions.
     """
+    whole = WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES
+    spans = _spans(ev, n_lines, whole)
+    if place < HEAD_FILES or not spans:
+        return spans
+    a, b, why = spans[0]
+    return [(a, min(b, a + TAIL_LINES - 1), why)]
+
+
+def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str]]:
     evidence = ev.role == IMPLEMENTS.role or ev.score >= RELATED_SCORE
     if ev.role == "indirect" and not evidence:
         return _signatures(ev, n_lines)
-    if evidence and n_lines <= WHOLE_FILE_LINES:
+    if evidence and n_lines <= whole:
         return [(1, n_lines, "whole file")]
     if not evidence and n_lines <= CONTEXT_WHOLE_LINES:
         return [(1, n_lines, "whole file")]
@@ -168,8 +189,11 @@ def build_context(
             text = _redacted(text)
         lines = text.splitlines() if text is not None else []
         lines_of[id(ev)] = lines
-        spans_of[id(ev)] = spans_for(ev, len(lines)) if lines else []
+        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of)) if lines else []
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
+    shown = {id(ev): 0 for ev in evals}
+    cap = {id(ev): HEAD_LINES[i] if i < len(HEAD_LINES) else TAIL_LINES
+           for i, ev in enumerate(evals)}
     remaining = budget
     # round 1: each file's best span; round 2+: the rest, in rank order
     rounds = max((len(s) for s in spans_of.values()), default=0)
@@ -179,6 +203,10 @@ def build_context(
             if r >= len(spans):
                 continue
             a, b, why = spans[r]
+            if shown[id(ev)] >= cap[id(ev)]:
+                continue
+            if r > 0 and shown[id(ev)] + b - a + 1 > cap[id(ev)]:
+                continue  # a later span that would pass the file's share: the next one may fit
             lines = lines_of[id(ev)]
             cost = _cost(lines, a, b)
             if cost > remaining:
@@ -188,6 +216,7 @@ def build_context(
                 else:
                     continue
             chosen[id(ev)].append((a, b, why))
+            shown[id(ev)] += b - a + 1
             remaining -= cost
         if remaining <= 0:
             break

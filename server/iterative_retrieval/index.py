@@ -86,7 +86,7 @@ class FileRow(NamedTuple):
     path: str
     lang: str | None
     kind: str
-    """source, test, doc, example, config."""
+    """source, test, doc, example, config, tool."""
     lines: int
 
 
@@ -127,22 +127,26 @@ _EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench", "sandbox", "p
 _TOOL_CONFIG_RE = re.compile(
     r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+rc\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s"
     r"|[^/]+\.(gemspec|podspec)|(rake|gem|pod|vagrant|guard|cap|brew|jenkins)file"
-    r"|(setup|noxfile|fabfile|conanfile)\.py|(build|settings)\.gradle(\.kts)?)$"
+    r"|(setup|noxfile|fabfile|conanfile)\.py|(build|settings)\.gradle(\.kts)?"
+    r"|(gnu)?makefile|dockerfile|justfile|cmakelists\.txt)$"
 )
 """Build, lint, test-runner and package settings written as scripts (rollup.config.js,
-karma.conf.js, .eslintrc.cjs, Gruntfile.js, x.gemspec, Rakefile, setup.py, build.gradle): code
-by language, configuration by purpose."""
+karma.conf.js, .eslintrc.cjs, Gruntfile.js, x.gemspec, Rakefile, setup.py, build.gradle,
+Makefile, Dockerfile): code by language, configuration by purpose."""
+_TOOL_DIR_RE = re.compile(r"^(scripts?|tools?|devtools?|contrib|hack|ci|\.github|\.circleci)/")
+"""The project's own tooling at its top level (release scripts, code generators, CI helpers):
+code, but rarely where a change to the project's behaviour goes."""
 _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-CLASSIFIER_VERSION = "4"
+CLASSIFIER_VERSION = "5"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
 
 def classify(rel: str, lang: str | None) -> str:
-    """Whether a path is source, test, doc, example or config: tests and docs rarely need edits.
+    """Whether a path is source, test, doc, example, config or tool: tests and docs rarely need edits.
 
     It runs on every file of every retrieval's file list: each pattern is tried only when the
     path holds a word that any of its matches must contain (a substring test costs far less).
@@ -160,9 +164,11 @@ def classify(rel: str, lang: str | None) -> str:
         return "example"
     if lang in _CONFIG_LANGS or lang is None or (
         ("conf" in low or "rc." in low or "file" in low or "spec" in low or "setup" in low
-         or "gradle" in low) and _TOOL_CONFIG_RE.search(low)
+         or "gradle" in low or "cmake" in low) and _TOOL_CONFIG_RE.search(low)
     ):
         return "config"
+    if _TOOL_DIR_RE.match(low):
+        return "tool"
     return "source"
 
 

@@ -225,7 +225,7 @@ class Evaluation:
     score: float = 0.0
     """The file's own evidence (signals.py's logistic model): orders and merges the files."""
     kind: str = "source"
-    """What the index classified the file as: source, test, doc, config, example."""
+    """What the index classified the file as: source, test, doc, config, example, tool."""
 
     @property
     def band(self) -> str:

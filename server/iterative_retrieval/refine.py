@@ -32,8 +32,8 @@ GOOD = 0.5
 """Files from the related band up cover the task's concepts (gaps)."""
 EXCLUDE_BELOW = 0.2
 FEEDBACK_FILES = 5
-FEEDBACK_SCORE = 0.4
-"""The best files whose words REFINE learns: own evidence at least this."""
+FEEDBACK_RELEVANCE = 0.7
+"""The best files whose words REFINE learns: the implementing files and their needed context."""
 LEARNED_WEIGHT = 0.6
 VARIANT_WEIGHT = 0.9
 SYNONYM_WEIGHT = 0.8
@@ -140,8 +140,10 @@ def _weaker(c: Concept, superseded_words: set[str]) -> Concept:
 
 
 def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
-    """RM3-style: terms frequent in the top files, rare in the repository."""
-    top = [e for e in evals[:FEEDBACK_FILES] if e.score >= FEEDBACK_SCORE]
+    """RM3-style: terms frequent in the top files, rare in the repository. The top files are
+    the best by relevance: the implementing files and the context they need most."""
+    top = [e for e in sorted(evals, key=lambda e: (-e.relevance, -e.score))[:FEEDBACK_FILES]
+           if e.relevance >= FEEDBACK_RELEVANCE]
     if not top:
         return []
     index, cache, read_text = run.index, run.search, run.read_text
@@ -165,7 +167,7 @@ def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concep
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
             if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
                 continue
-            scores[s] += (tf / total) * ev.score
+            scores[s] += (tf / total) * ev.relevance
             support[s] += 1
     # rarity in the repository, looked up only for the terms that are frequent in the top files
     pool = [s for s, _ in scores.most_common(FEEDBACK_POOL)]

@@ -79,7 +79,7 @@ SOURCES = 4
 """Implementing (then related) files whose imports and used names are followed, best first."""
 LINKED = 60
 """Files checked for import links to them (the rest are too weak to be their context)."""
-NON_SOURCE = ("test", "doc", "config", "example")
+NON_SOURCE = ("test", "doc", "config", "example", "tool")
 
 
 @dataclass

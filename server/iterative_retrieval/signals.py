@@ -29,7 +29,8 @@ COVERAGE_CONCEPTS = 6
 """Coverage weighs W_COVERAGE for a request of up to this many task concepts, sliding towards
 W_COVERAGE_LONG for long issue texts, where covering many incidental words says little."""
 
-KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
+KIND_PENALTY = {"source": 0.0, "config": -0.8, "tool": -0.8, "example": -1.6, "test": -2.0,
+                "doc": -1.1}
 VENDORED_RE = re.compile(
     r"(^|/)(_vendor|_vendored|vendored|third[_-]?party|3rdparty|_?externals?|extern)/"
     r"|^(?!packages/)(?:[^/]+/)+packages/[^/]+/.+\.py$"  # requests/packages/urllib3/…, not a monorepo's packages/
