@@ -68,7 +68,8 @@ def run_loop(run: Run, query: Query, max_cycles: int) -> tuple[list[Evaluation],
         ref = refine(run, query, merged, focus, gaps, excluded)
         entry.learned = ref.learned
         entry.excluded = ref.excluded
-        if len(high) >= STOP_COUNT and not gaps.critical:
+        if len(high) >= STOP_COUNT and not gaps.critical and (
+                cycle > 1 or not ref.learned or _names_files(query)):
             entry.stop_reason = f"{GOOD_ENOUGH}: {len(high)} files >= {HIGH} and no critical gap"
             break
         if cycle == max_cycles:
@@ -86,6 +87,13 @@ def run_loop(run: Run, query: Query, max_cycles: int) -> tuple[list[Evaluation],
     if _resolve(run, query, best, roles, excluded, len(trace)):
         merged, roles = _judge(run, best)
     return ranked(list(best.values())), trace
+
+
+def _names_files(query: Query) -> bool:
+    """The task names its files (paths, stack frames): what the codebase calls things adds
+    little, so the first cycle may be enough; otherwise the words REFINE learned are searched
+    once before the loop stops (the pattern's cycle 2)."""
+    return any(c.kind in ("path", "frame") for c in query.keywords)
 
 
 def _merge(best: dict[str, Evaluation], evals: list[Evaluation]) -> None:
