@@ -21,6 +21,7 @@ from .context import build_context, estimate_tokens, select
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
 from .index import Index, IndexStats, Progress
+from .lines import normalize
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
 from .query import parse_task
@@ -205,12 +206,13 @@ class Engine:
                 rels, self.settings.max_file_bytes))
 
     def read_text(self, root: Path, rel: str) -> str | None:
-        """A file's current text (open buffer first), never outside the root or a secret."""
+        """A file's current text (open buffer first), never outside the root or a secret;
+        its line breaks are "\\n" (lines.normalize), as every line number counts them."""
         ab = os.path.join(root, rel)
         with self._lock:
             doc = self._documents.get(ab)
         if doc is not None:
-            return doc
+            return normalize(doc)
         if is_secret(rel) or not is_inside(root, ab):
             return None
         try:
@@ -220,7 +222,7 @@ class Engine:
             return None
         if len(data) > self.settings.max_file_bytes or b"\0" in data[:SNIFF_BYTES]:
             return None
-        return data.decode("utf-8", errors="replace")
+        return normalize(data.decode("utf-8", errors="replace"))
 
     # -- retrieval ---------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple, TypeVar
 from . import heap
 from .config import SNIFF_BYTES, default_cache_dir
 from .faults import REBUILD, diagnose, lock_timeout
+from .lines import count_lines
 from .models import IndexStats, Symbol, SymbolRows
 from .tokenize import (
     MAX_NAME,
@@ -233,7 +234,7 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
                          (stem(t) for t in identifier_terms(name)))
     return Parsed(
         rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,
-        lines=text.count("\n") + 1, skipped=None,
+        lines=count_lines(text), skipped=None,
         path_text=" ".join(stem(t) for t in path_terms(rel)),
         symbol_text=" ".join(sym_terms),
         body_text=_body_text(term_counts_upto(text, TF_CAP)),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 
+from .lines import split_lines
 from .models import RetrievalResult
 
 _FENCE_LANG = {
@@ -40,7 +41,7 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
         if show_regions:
             for r in f.regions:
                 lines.append(f"{'':>6}--- {f.path}:{r.start_line}-{r.end_line}")
-                lines.extend(f"{'':>6}{n:>5} {t}" for n, t in enumerate(r.text.splitlines(), r.start_line))
+                lines.extend(f"{'':>6}{n:>5} {t}" for n, t in enumerate(split_lines(r.text), r.start_line))
     lines.append("")
     lines.append("Trace:")
     for t in result.trace:

@@ -33,7 +33,7 @@ from .commands import SLOW_STEP
 from .host import EngineHost, NoWorkspace
 from .progress import WORK_DONE_TOKEN, WorkProgress
 from .protocol import INDEX_SETTINGS, SECTION, SETTING_NAMES, parse_config
-from .sync import Buffers
+from .sync import Buffers, LineWorkspace
 
 log = logging.getLogger("iterative_retrieval.lsp")
 
@@ -57,6 +57,13 @@ class RetrievalProtocol(LanguageServerProtocol):
     def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams):
         WORK_DONE_TOKEN.set(params.work_done_token)
         return (yield from super().lsp_workspace__execute_command(params))
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        result = yield from super().lsp_initialize(params)
+        # pygls builds its Workspace itself: ours differs only in how it cuts lines (sync.py)
+        self._workspace.__class__ = LineWorkspace
+        return result
 
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args):
