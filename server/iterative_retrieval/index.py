@@ -275,6 +275,29 @@ kind, start, end, terms). Workers send rows, not dataclasses: they cross the pro
 several times faster."""
 
 
+BAD_NAME = "undecodable_name"
+"""The skip reason of a file whose name is not UTF-8 (`touch $'caf\\xe9.txt'`): SQLite, JSON
+and the LSP carry only Unicode names, so the file is counted, never read or returned."""
+
+
+def name_key(rel: str) -> str | None:
+    """None for a path that can be stored and shown; else the key its skipped row is stored
+    under: its bytes escaped (\\xe9), after a NUL that no real path holds."""
+    if rel.isascii():
+        return None
+    try:
+        rel.encode("utf-8")
+        return None
+    except UnicodeEncodeError:  # os and git decode undecodable bytes as lone surrogates
+        raw = rel.encode("utf-8", "surrogateescape")
+        return "\0" + raw.decode("utf-8", "backslashreplace")
+
+
+def bad_name_row(key: str, st: os.stat_result) -> Row:
+    return (key, st.st_size, st.st_mtime_ns, "", None, "config", 0, BAD_NAME, "", "", "", [],
+            ())
+
+
 def to_row(p: Parsed) -> Row:
     return (p.rel, p.size, p.mtime_ns, p.digest, p.lang, classify(p.rel, p.lang), p.lines,
             p.skipped, p.path_text, p.symbol_text, p.body_text, list(p.symbols), p.imports)
@@ -465,7 +488,8 @@ class Index:
             )
             conn.execute(
                 "INSERT INTO meta VALUES('schema_version', ?), ('root', ?)",
-                (str(SCHEMA_VERSION), str(self.root)),
+                (str(SCHEMA_VERSION),
+                 os.fsencode(self.root).decode("utf-8", "backslashreplace")),
             )
 
     def _clear_overlays(self) -> None:
@@ -515,11 +539,21 @@ class Index:
             }
         todo: list[tuple[str, str, int, int, int]] = []
         present: set[str] = set()
+        bad_names: list[Row] = []
         unchanged = 0
         for wf in scope.files():
             try:
                 st = wf.stat or os.stat(wf.abs)
             except OSError:
+                continue
+            key = name_key(wf.rel)
+            if key is not None:
+                present.add(key)
+                prev = known.get(key)
+                if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns:
+                    unchanged += 1
+                else:
+                    bad_names.append(bad_name_row(key, st))
                 continue
             present.add(wf.rel)
             prev = known.get(wf.rel)
@@ -534,6 +568,8 @@ class Index:
         with self._writing():
             for p in removed:
                 self._delete(p)
+        if bad_names:
+            self._store(bad_names)
         rows = self._parse_all(todo)
         done = committed = 0
         every = self.commit_rows or (
