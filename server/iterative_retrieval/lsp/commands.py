@@ -171,10 +171,7 @@ def resolve_root(value: str, roots: list[Path], command: str) -> tuple[Path, str
 
     Anything that is not a workspace folder or inside one is refused before any file is read.
     """
-    try:
-        path = path_from_root_param(value)
-    except ParamsError as exc:
-        raise ParamsError(str(exc).replace(CMD_RETRIEVE, command)) from None
+    path = path_from_root_param(value, command)
     real = Path(os.path.realpath(path))
     for r in sorted(roots, key=lambda p: len(str(p)), reverse=True):
         if real == r:
