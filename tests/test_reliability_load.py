@@ -224,3 +224,50 @@ async def test_cancelled_requests_free_their_work(held: LanguageClient):
     assert proc_status(pid)["Threads"] <= before
     result = await execute(client, "iterativeRetrieval.retrieve", {"task": TASKS[1]})
     assert result["files"]
+
+
+def big_module(i: int) -> str:
+    """A 400-line module about token expiry, in long lines: a retrieve hands out all of its
+    lines (about 130 kB)."""
+    note = " ".join(f"w{i}x{j}" for j in range(40))
+    lines = [f'"""Session tokens, part {i}: the expiry of a refresh token."""', ""]
+    for k in range(199):
+        lines.append(f"def refresh_token_expiry_{i}_{k}(token, session):  # {note}")
+        lines.append(f"    return token.expires_at + session.expiry_window * {k}  # {note}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
+                    loop_scope="module")
+async def big_answers(lsp_client: LanguageClient, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("big-answers")
+    root = tmp / "ws"
+    root.mkdir()
+    for i in range(16):
+        (root / f"tokens_{i}.py").write_text(big_module(i))
+    await start(lsp_client, tmp, [root])
+    st = await wait_ready(lsp_client)
+    assert st["state"] == "ready"
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_answers_are_not_kept(big_answers: LanguageClient):
+    """The server keeps nothing of an answer once it is sent: sixty retrieves whose answers
+    are about a megabyte each leave its memory where ten left it (pygls kept every command's
+    answer for the life of the server: this grew by the sixty megabytes)."""
+    client = big_answers
+    pid = client._server.pid
+    arg = {"task": "Fix the refresh token expiry", "budget": 1_000_000, "maxFiles": 16,
+           "maxCycles": 1}
+    for _ in range(10):
+        first = await execute(client, "iterativeRetrieval.retrieve", arg)
+    size = sum(len(r["text"]) for f in first["files"] for r in f["regions"])
+    assert size > 800_000, size  # the answers are as big as meant
+    warm = proc_status(pid)["VmRSS"]
+    for _ in range(60):
+        await execute(client, "iterativeRetrieval.retrieve", arg)
+    grown = proc_status(pid)["VmRSS"] - warm
+    print(f"answers of {size // 1000} kB: RSS {warm // 1024} MB after 10, "
+          f"+{grown // 1024} MB after 60 more")
+    assert grown < 25 * 1024, grown  # kB; kept answers would be 60 × size

@@ -139,6 +139,23 @@ class RetrievalProtocol(LanguageServerProtocol):
             self.writer.close()
         return None
 
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        """pygls's, but the futures of a generator handler's steps are forgotten when done.
+
+        pygls 2.1 files each step of a built-in generator handler (`executeCommand` runs ours
+        as one) under a random id in `_request_futures` and never removes it: every command's
+        answer stayed in memory for the life of the server (90 → 226 MB over 2,000 retrieves).
+        Requests of the client are removed by pygls itself when answered, as before.
+        """
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(lambda done: self._forget(msg_id, done))
+
+    def _forget(self, msg_id, future) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
+
     def structure_message(self, data):
         """pygls's, but a request that cannot be read is answered with an error.
 
