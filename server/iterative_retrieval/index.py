@@ -27,8 +27,8 @@ from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from . import heap
-from .config import SNIFF_BYTES, default_cache_dir
 from .buildlock import BuildLock, WaitStopped
+from .config import SNIFF_BYTES, default_cache_dir
 from .faults import REBUILD, IndexUnavailable, diagnose, lock_timeout
 from .lines import count_lines
 from .models import IndexStats, Symbol, SymbolRows

@@ -1300,7 +1300,8 @@ def outline_rows(text: str, language: str | None) -> tuple[list[OutlineRow], tup
 
 
 def _prepare(text: str) -> tuple[str, list[str]]:
-    """The text and its lines, breaks normalised (lines.normalize), capped in size, overlong lines blanked."""
+    """The text and its lines, breaks normalised (lines.normalize), capped in size, overlong
+    lines blanked."""
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT]
     text = normalize(text)

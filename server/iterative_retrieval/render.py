@@ -42,7 +42,8 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
         if show_regions:
             for r in f.regions:
                 lines.append(f"{'':>6}--- {shown_path(f.path)}:{r.start_line}-{r.end_line}")
-                lines.extend(f"{'':>6}{n:>5} {t}" for n, t in enumerate(split_lines(r.text), r.start_line))
+                lines.extend(f"{'':>6}{n:>5} {t}"
+                             for n, t in enumerate(split_lines(r.text), r.start_line))
     lines.append("")
     lines.append("Trace:")
     for t in result.trace:
