@@ -10,8 +10,8 @@ is ready, then repeats: an unsaved edit (`didChange`, a new identifier in one bu
 reads the server's resident memory (VmRSS) from /proc. The verdict compares the highest and
 lowest samples over the last `--window` retrieves: a plateau is a spread within `--tolerance-mb`.
 
-`--tracemalloc DIR` starts the server under tracemalloc (`--frames` deep) and has it write a snapshot
-to DIR at every sample, for `python -m bench.perf.soak --diff DIR/a DIR/b`: what was kept.
+`--tracemalloc DIR` starts the server under tracemalloc (`--frames` deep) and has it write a
+snapshot to DIR at every sample, for `python -m bench.perf.soak --diff DIR/a DIR/b`: what was kept.
 Results and method: docs/performance.md ("Memory over a long session").
 """
 
