@@ -187,10 +187,11 @@ def test_json_schema_fields():
             str(EXAMPLES / "auth-service"), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert out["schema_version"] == "1.1"
+    assert out["schema_version"] == "1.2"
     assert set(out) >= {"schema_version", "task", "files", "trace", "stats"}
     f = out["files"][0]
-    assert set(f) >= {"path", "relevance", "band", "reason", "missing", "cycle", "regions"}
+    assert set(f) >= {"path", "relevance", "band", "role", "reason", "missing", "cycle", "regions"}
+    assert f["role"] == "implements" and f["reason"].startswith("implements: ")
     assert "\\" not in f["path"] and not f["path"].startswith("/")
     r = f["regions"][0]
     assert set(r) == {"start_line", "end_line", "why", "text"} and r["start_line"] <= r["end_line"]

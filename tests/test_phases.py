@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from iterative_retrieval.config import Settings
 from iterative_retrieval.context import estimate_tokens, merge_spans
-from iterative_retrieval.dispatch import SearchCache, concept_hits, dispatch
+from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate
 from iterative_retrieval.query import parse_task
 from iterative_retrieval.refine import Gaps, find_gaps, refine, variants_and_synonyms
+from iterative_retrieval.relevance import assign
+from iterative_retrieval.run import Run
+from iterative_retrieval.search import concept_hits
 
 from .conftest import write_files
 
@@ -37,12 +40,13 @@ def engine_for(tmp_path, files=SHOP):
 
 
 def run_cycle(eng, idx, task):
+    """One DISPATCH and EVALUATE, and the roles of what it found: (query, run, candidates, evals)."""
     q = parse_task(task)
-    cache = SearchCache()
-    cands = dispatch(idx, q, cache, set())
-    evals = evaluate(idx, q, cands, cache, list(q.keywords), 1,
-                     lambda rel: eng.read_text(eng.roots[0], rel))
-    return q, cache, cands, evals
+    run = Run(idx, task, q.keywords, lambda rel: eng.read_text(eng.roots[0], rel))
+    cands = dispatch(run, q, set())
+    evals = evaluate(run, q, cands, 1)
+    assign(run, evals)
+    return q, run, cands, evals
 
 
 MISC = {f"src/misc/m{i}.py": f"def helper_{i}(user):\n    return user\n" for i in range(15)}
@@ -140,10 +144,9 @@ def test_refine_learns_variants_and_synonyms(tmp_path):
     """A misspelt word finds its variant as the code spells it; an unused word finds a synonym."""
     eng, idx = engine_for(tmp_path)
     task = "authentification of users should check the passwd"
-    q, cache, _, _ = run_cycle(eng, idx, task)
-    read = lambda rel: eng.read_text(eng.roots[0], rel)  # noqa: E731
+    _, run, _, _ = run_cycle(eng, idx, task)
     gaps = Gaps([], ["authentification", "passwd"])
-    got = variants_and_synonyms(idx, list(q.keywords), gaps, task, set(), cache, read)
+    got = variants_and_synonyms(run, gaps, set())
     learned = {c.text: c for c in got}
     variant = next(c for c in got if c.kind == "variant")
     assert variant.text.startswith("authentic") and variant.origin == ("authentification",)
@@ -154,9 +157,8 @@ def test_refine_feedback_excludes_and_patterns(tmp_path):
     """Feedback learns the best file's words; files under 0.2 beyond the top are excluded."""
     eng, idx = engine_for(tmp_path, {**SHOP, **MISC})
     task = "authentification of users should check the passwd"
-    q, cache, _, evals = run_cycle(eng, idx, task)
-    read = lambda rel: eng.read_text(eng.roots[0], rel)  # noqa: E731
-    ref = refine(idx, q, evals, list(q.keywords), task, cache, read, [], Gaps([], []), set())
+    q, run, _, evals = run_cycle(eng, idx, task)
+    ref = refine(run, q, evals, [], Gaps([], []), set())
     assert "password" in {c.text for c in ref.query.keywords}
     low = {e.path for e in evals[10:] if e.relevance < 0.2}
     assert set(ref.excluded) == low
@@ -190,8 +192,8 @@ def test_a_gap_nothing_in_the_repository_matches_is_not_critical(tmp_path):
     """The reporter's own folder in a log cannot be found by another cycle: it keeps no loop going."""
     eng, idx = engine_for(tmp_path)
     task = "`InvoiceTotal` crashes when run from /Users/me/sandbox/shop-report with my_local_helper"
-    q, cache, _, evals = run_cycle(eng, idx, task)
-    gaps = find_gaps(evals, list(q.keywords), lambda c: bool(concept_hits(idx, c, cache)))
+    q, run, _, evals = run_cycle(eng, idx, task)
+    gaps = find_gaps(evals, list(q.keywords), lambda c: bool(concept_hits(idx, c, run.search)))
     assert "/Users/me/sandbox/shop-report" in gaps.weak and "my_local_helper" in gaps.weak
     assert not gaps.critical, gaps
     # without the check, both kept the loop cycling
@@ -333,7 +335,7 @@ def test_a_vendored_copy_ranks_below_the_projects_own_code(tmp_path):
 
 def test_a_bare_file_name_that_many_files_share_names_none():
     """`__init__.py` or `test_foo.py` without a folder is no path hint; `a/__init__.py` is."""
-    from iterative_retrieval.dispatch import path_matches
+    from iterative_retrieval.search import path_matches
 
     files = {f"pkg{i}/__init__.py": i for i in range(5)} | {"pkg0/core.py": 10, "lib/core.py": 11}
     assert path_matches("__init__.py", files) == []

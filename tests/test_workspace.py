@@ -4,7 +4,13 @@ import os
 
 import pytest
 
-from iterative_retrieval.workspace import Scope, WorkspaceError, check_root, is_secret
+from iterative_retrieval.workspace import (
+    Scope,
+    WorkspaceError,
+    check_root,
+    is_secret,
+    secret_target,
+)
 
 from .conftest import make_repo, write_files
 
@@ -104,3 +110,38 @@ def test_a_virtualenv_folder_is_not_walked(tmp_path):
     })
     rels = sorted(f.rel for f in Scope(check_root(root)).files())
     assert rels == ["app.py", "pyvenv.cfg", "tools/gen.py"]
+
+
+@pytest.mark.parametrize("use_git", [True, False], ids=["git", "walk"])
+def test_a_symlink_is_judged_by_its_target(tmp_path, use_git):
+    """`settings.py -> .env` and `conf/identity -> ../.ssh/id_ed25519` are secret, though their
+    names are harmless; a link to an ordinary file stays; a link out of the root stays out."""
+    files = {".env": "DB_PASSWORD=x\n", ".ssh/id_ed25519": "key\n", "app.py": "x = 1\n",
+             "conf/readme.txt": "notes\n"}
+    root = (make_repo if use_git else write_files)(tmp_path / "ws", files)
+    outside = write_files(tmp_path / "out", {"lib.py": "y = 2\n"})
+    os.symlink(".env", root / "settings.py")
+    os.symlink("../.ssh/id_ed25519", root / "conf/identity")
+    os.symlink("app.py", root / "alias.py")
+    os.symlink(outside / "lib.py", root / "lib.py")
+    real = check_root(root)
+    assert rels(root) == ["alias.py", "app.py", "conf/readme.txt"]
+    every = {f.rel: f.secret for f in Scope(real).files(with_secrets=True)}
+    assert every["settings.py"] and every["conf/identity"] and not every["alias.py"]
+    assert "lib.py" not in every
+    scope = Scope(real)
+    assert not scope.admits("settings.py") and not scope.admits("conf/identity")
+    assert scope.admits("alias.py")
+    assert secret_target(real, real / "settings.py") and not secret_target(real, real / "app.py")
+
+
+@pytest.mark.parametrize("rel,secret", [
+    ("secrets/db_password.txt", True), ("deploy/secrets/api.json", True),
+    ("credentials/token", True), ("Secrets/prod.yaml", True),
+    ("pkg/credentials/provider.go", False), ("app/secrets/__init__.py", False),
+    ("terraform.tfstate.backup", True), (".yarnrc", True), (".m2/settings.xml", True),
+])
+def test_secret_folders_and_names(rel, secret):
+    """Data files in `secrets/` and `credentials/` folders are secret, program source in them is
+    not (an SDK's credential providers); Terraform state backups, .yarnrc and .m2/ too."""
+    assert is_secret(rel) is secret

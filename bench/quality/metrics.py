@@ -94,6 +94,22 @@ def high_precision_counts(
     return sum(1 for p in high if p in gold), len(high)
 
 
+STOP_KINDS = ("enough", "max cycles", "nothing new", "other")
+
+
+def stop_kind(reason: str) -> str:
+    """The kind of a trace's stop reason: the pattern's "good enough" stop, the cycle limit,
+    a cycle that learned nothing, or anything else (cancelled, empty)."""
+    r = reason.lower()
+    if "no critical gap" in r or "good enough" in r:
+        return "enough"
+    if "max cycles" in r:
+        return "max cycles"
+    if "nothing new" in r:
+        return "nothing new"
+    return "other"
+
+
 def ranking_at_cycle(rankings: Sequence[Sequence[str]], cycle: int) -> Sequence[str]:
     """The ranking after `cycle` (1-based); a loop that stopped earlier keeps its last ranking."""
     if not rankings:

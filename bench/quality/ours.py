@@ -24,8 +24,11 @@ class OursOutcome:
     """What one retrieval returned, reduced to what the metrics need."""
 
     ranking: list[str] = field(default_factory=list)
-    """Returned files in order, then the rest of the last cycle's ranking."""
+    """The returned files in order: what the user receives, nothing appended."""
     cycle_rankings: list[list[str]] = field(default_factory=list)
+    """The trace's merged ranking after each cycle (a diagnostic: not handed out)."""
+    stop_reason: str = ""
+    """Why the loop stopped, as the trace's last cycle says."""
     files: list[tuple[str, float]] = field(default_factory=list)
     """(path, relevance) of the returned files."""
     regions: list[Region] = field(default_factory=list)
@@ -93,14 +96,9 @@ class OursTree:
 
 
 def outcome_of(res, seconds: float) -> OursOutcome:
-    """Reduce a RetrievalResult to rankings, relevances and regions."""
+    """Reduce a RetrievalResult to the handed-out files, their relevances and regions."""
     ranking = [f.path for f in res.files]
     cycle_rankings = [list(t.ranking) for t in res.trace]
-    seen = set(ranking)
-    for p in cycle_rankings[-1] if cycle_rankings else []:
-        if p not in seen:
-            ranking.append(p)
-            seen.add(p)
     regions = [(f.path, r.start_line, r.end_line) for f in res.files for r in f.regions]
     chars = sum(len(r.text) for f in res.files for r in f.regions)
     return OursOutcome(
@@ -110,6 +108,7 @@ def outcome_of(res, seconds: float) -> OursOutcome:
         regions=regions,
         tokens_sent=(chars + 3) // 4,
         cycles=len(res.trace),
+        stop_reason=res.trace[-1].stop_reason if res.trace else "",
         seconds=seconds,
     )
 

@@ -44,6 +44,8 @@ def line_summary(recs: list[dict]) -> dict:
         "line_recall_micro": (sum(h for h, _ in hits) / sum(n for _, n in hits)) if hits else None,
         "lines_sent": M.mean(r.get("lines_sent") for r in recs),
         "tokens_sent": M.mean(r.get("tokens_sent") for r in recs),
+        "lines_sent_median": M.median(r["lines_sent"] for r in recs
+                                      if r.get("lines_sent") is not None),
     }
 
 
@@ -59,7 +61,24 @@ def ours_summary(recs: list[dict]) -> dict:
             M.ranking_at_cycle(r["cycle_r5"], c) if r["cycle_r5"] else 0.0 for r in ok))
         per_cycle_mrr.append(M.mean(
             M.ranking_at_cycle(r["cycle_mrr"], c) if r.get("cycle_mrr") else 0.0 for r in ok))
+    sent = [r.get("files_sent", 0) for r in ok]
+    by_gold: dict[str, list[float]] = {}
+    for r in ok:
+        n = len(r["gold_ranks"])
+        by_gold.setdefault(str(n) if n < 3 else "3+", []).append(r["metrics"]["Acc@5"])
+    enough = [r for r in ok if r.get("stop") == "enough"]
     return {
+        "files_sent": {"median": M.median(sent), "p10": M.percentile(sent, 10),
+                       "p90": M.percentile(sent, 90), "min": min(sent, default=None),
+                       "max": max(sent, default=None)},
+        "no_gold_sent": (sum(1 for r in recs if not any(v is not None
+                                                        for v in r["gold_ranks"].values()))
+                         / len(recs)) if recs else None,
+        "gold_sent": M.mean(sum(v is not None for v in r["gold_ranks"].values())
+                            / max(len(r["gold_ranks"]), 1) for r in recs),
+        "stops": {k: sum(1 for r in ok if r.get("stop") == k) for k in M.STOP_KINDS},
+        "enough_acc5": M.mean(r["metrics"]["Acc@5"] for r in enough),
+        "acc5_by_gold": {k: (len(v), M.mean(v)) for k, v in sorted(by_gold.items())},
         "precision_high": gold_high / n_high if n_high else None,
         "high_files": n_high,
         "tasks_with_high": sum(1 for r in recs if r.get("high") and r["high"][1]),
@@ -154,8 +173,10 @@ METHOD = (
     ("- Trees: the `base` commit of each task, materialized by bench-dev's materialize.py; a "
      "missing tree is reported and its task skipped."),
     ("- ours: one `Engine` per tree (index cache in the --cache-dir), `retrieve(task)` with "
-     "default settings; ranking = the returned files, then the rest of the last cycle's "
-     "ranking (so R@10 can count files past `max_files`)."),
+     "default settings; ranking = the returned `files` only, in order: exactly what the CLI, "
+     "the sidebar and an agent receive (nothing appended; a gold file not handed out is a "
+     "miss at every k). Until 2026-12-02 the last cycle's ranking was appended after the "
+     "returned files, which counted files the user never received."),
     ("- Baselines see the files `iterative_retrieval.workspace.Scope` admits (tests and docs "
      "included), minus binary files and files over 1 MB. Tokens: identifiers split at `_` "
      "and camelCase, lower-cased, plus the whole compound; English stop words (NLTK's list), "
@@ -260,9 +281,23 @@ def render_markdown(meta: dict, summary: dict) -> str:
                f"{o['tasks_with_high']} of {summary['systems']['ours']['n']} tasks had any)"),
               f"- mean cycles: {_f(o['mean_cycles'], 2)}; cycles run → tasks: "
               + ", ".join(f"{k} → {v}" for k, v in o["cycle_hist"].items()), ""]
+        fs = o["files_sent"]
+        n = summary["systems"]["ours"]["n"]
+        L += ["What is handed out (the `files` of the result, nothing appended):", "",
+              (f"- files handed out per task: median {_f(fs['median'], 0)} "
+               f"(p10 {_f(fs['p10'], 0)}, p90 {_f(fs['p90'], 0)}; {fs['min']} to {fs['max']})"),
+              f"- share of the gold files handed out at all: {_f(o['gold_sent'])}",
+              (f"- tasks handing out no gold file: {_f(o['no_gold_sent'])} "
+               f"({round((o['no_gold_sent'] or 0) * n)} of {n})"),
+              ("- stop reasons: " + ", ".join(f"{k} {v}" for k, v in o["stops"].items())
+               + f"; Acc@5 of the tasks that stopped as good enough: {_f(o['enough_acc5'])}"),
+              ("- Acc@5 by the number of files the fix changed: "
+               + ", ".join(f"{k} file(s) {_f(a)} ({c} tasks)"
+                           for k, (c, a) in o["acc5_by_gold"].items())),
+              ""]
         mrr = o.get("cycle_mrr") or [None] * len(o["cycle_r5"])
         rows = [[str(i + 1), _f(r), _f(m)] for i, (r, m) in enumerate(zip(o["cycle_r5"], mrr))]
-        rows.append(["final (returned files, then the last ranking)", _f(o["final_r5"]),
+        rows.append(["handed out (the result's files)", _f(o["final_r5"]),
                      _f(o.get("final_mrr"))])
         L += [("Recall@5 and MRR after each cycle (the merged ranking the trace records; a loop "
                "that stopped earlier keeps its last ranking; failed tasks left out):"), ""]
@@ -275,12 +310,14 @@ def render_markdown(meta: dict, summary: dict) -> str:
             what = ("ours: returned regions" if s == "ours"
                     else "BM25 top files sent whole until 8000 tokens (chars/4) are spent")
             rows.append([what, _f(d["line_recall"]), _f(d["line_recall_micro"]),
-                         _f(d["lines_sent"], 0), _f(d["tokens_sent"], 0)])
+                         _f(d["lines_sent"], 0), _f(d["lines_sent_median"], 0),
+                         _f(d["tokens_sent"], 0)])
             if s == "bm25":
                 rows.append(["same: reference from the issue", _f(REFERENCE_LINE_RECALL_BM25),
-                             "", "", ""])
+                             "", "", "", ""])
         L += _table(["context", "LineRecall (mean per task)", "LineRecall (micro)",
-                     "lines sent / task", "tokens sent / task"], rows)
+                     "lines sent / task (mean)", "lines sent (median)", "tokens sent / task"],
+                    rows)
         L += [("LineRecall: share of the gold lines (the lines of the gold files the fix removed "
                "or modified, `gold_lines`) inside the lines sent."), ""]
 

@@ -141,6 +141,8 @@ def _run_ours(root: str, tasks: list[Task], out: dict, tree: dict, cache_dir: st
             rec["cycle_r5"] = [M.recall_at(rk, t.gold, 5) for rk in o.cycle_rankings]
             rec["cycle_mrr"] = [M.reciprocal_rank(rk, t.gold) for rk in o.cycle_rankings]
             rec["cycles"] = o.cycles
+            rec["stop"] = M.stop_kind(o.stop_reason)
+            rec["files_sent"] = len(o.files)
             rec["high"] = M.high_precision_counts(o.files, t.gold)
             rec["line_recall"] = M.line_recall(t.gold_lines, o.regions)
             rec["line_hits"] = _line_hits(t, o.regions)

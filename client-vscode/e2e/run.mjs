@@ -1,15 +1,22 @@
-// End-to-end test in a real VS Code: code-server 4.100.3 with the .vsix installed, driven by
-// playwright-core in Debian's chromium. Opens a copy of examples/auth-service, runs "Find Context
-// for Task…" from the palette, checks the sidebar, opens files and regions from the tree, saves
-// the screenshot, kills the server process and sees the extension restart it and say so, then
-// (unless E2E_QUICK=1) excludes a file from the context menu, cancels a slow retrieval from its
-// notification, and breaks the Python setting to see the "missing server" message. Prints "N passed, M failed" and exits non-zero on any failure.
+// End-to-end test in a real VS Code: code-server 4.100.3 with the platform .vsix installed into a
+// fresh profile, driven by playwright-core in Debian's chromium. code-server runs with a PATH that
+// holds only a bare `python3` (no iterative_retrieval, no pygls) and no Python setting: the
+// extension must run the server it bundles. Opens a copy of examples/auth-service, runs "Find
+// Context for Task…" from the palette and its keybinding, checks the sidebar (file icons, rows,
+// one progress place), opens files and regions from the tree, saves the screenshot, kills the
+// server process and sees the extension restart it and say so, then (unless E2E_QUICK=1) opens the
+// walkthrough, excludes a file from the context menu, checks that server.pythonPath and
+// server.command win over the bundled server, cancels a slow retrieval from the view's Cancel
+// action, and points the Python setting nowhere to see the one "no Python" message. Prints
+// "N passed, M failed" and exits non-zero on any failure.
 //
-// Environment: CODE_SERVER (binary; default: scripts/install-code-server.sh's in IR_VSCODE_CACHE), VSIX, PYTHON (has iterative_retrieval), SCREENSHOT (png
-// path), CHROMIUM; E2E_QUICK=1 stops after the screenshot; E2E_KEEP=1 keeps the temp folder;
-// E2E_HEADED=1 shows the browser.
+// Environment: CODE_SERVER (binary; default: scripts/install-code-server.sh's in IR_VSCODE_CACHE),
+// VSIX, BARE_PYTHON (the python3 on code-server's PATH; default /usr/bin/python3), PYTHON (has
+// iterative_retrieval installed, for the settings checks), SCREENSHOT (png path), CHROMIUM;
+// E2E_QUICK=1 stops after the screenshot; E2E_KEEP=1 keeps the temp folder; E2E_HEADED=1 shows
+// the browser.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -21,7 +28,8 @@ const CLIENT = resolve(HERE, '..');
 const REPO = resolve(CLIENT, '..');
 const CACHE = process.env.IR_VSCODE_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'iterative-retrieval-vscode');
 const CODE_SERVER = process.env.CODE_SERVER ?? join(CACHE, 'code-server/node_modules/.bin/code-server');
-const VSIX = process.env.VSIX ?? join(CLIENT, 'iterative-retrieval.vsix');
+const VSIX = process.env.VSIX ?? join(CLIENT, `iterative-retrieval-${process.platform}-${process.arch}.vsix`);
+const BARE_PYTHON = process.env.BARE_PYTHON ?? '/usr/bin/python3';
 const SCREENSHOT = process.env.SCREENSHOT ?? join(REPO, 'docs/images/vscode-sidebar.png');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const QUICK = process.env.E2E_QUICK === '1';
@@ -89,6 +97,12 @@ function printLogs(dir, pattern, lines = 40) {
 
 const escapeRe = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A process's environment variable, from /proc. */
+function environOf(pid, name) {
+  const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith(`${name}=`));
+  return entry?.slice(name.length + 1);
+}
+
 /** Pids of the language servers running in folder `cwd` (the extension starts them there). */
 function serverPids(cwd) {
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
@@ -102,7 +116,7 @@ function serverPids(cwd) {
 }
 
 async function main() {
-  for (const [what, p] of [['code-server', CODE_SERVER], ['vsix', VSIX], ['chromium', CHROMIUM]]) {
+  for (const [what, p] of [['code-server', CODE_SERVER], ['vsix', VSIX], ['chromium', CHROMIUM], ['bare python3', BARE_PYTHON]]) {
     if (!existsSync(p)) throw new Error(`${what} not found at ${p}`);
   }
   const work = mkdtempSync(join(tmpdir(), 'ir-e2e-'));
@@ -112,8 +126,8 @@ async function main() {
   cpSync(join(REPO, 'examples/auth-service'), ws, { recursive: true });
   mkdirSync(join(dirs.data, 'User'), { recursive: true });
   const settingsFile = join(dirs.data, 'User/settings.json');
+  // No Python setting: the extension finds python3 on PATH and runs its bundled server.
   const baseSettings = {
-    'iterativeRetrieval.server.pythonPath': PYTHON,
     'iterativeRetrieval.cacheDir': join(work, 'index-cache'),
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
@@ -130,20 +144,42 @@ async function main() {
   };
   writeFileSync(settingsFile, JSON.stringify(baseSettings, null, 2));
   writeFileSync(join(dirs.cfg, 'config.yaml'), 'auth: none\ncert: false\n');
-  const env = { ...process.env, XDG_CONFIG_HOME: join(dirs.xdg, 'config'), XDG_DATA_HOME: join(dirs.xdg, 'data'), XDG_CACHE_HOME: join(dirs.xdg, 'cache') };
+  // code-server's PATH: one folder with a bare python3 in it, nothing else (node is started by
+  // its full path). The project is not installed for that Python, nor are its dependencies.
+  const bin = join(work, 'bin');
+  mkdirSync(bin);
+  symlinkSync(BARE_PYTHON, join(bin, 'python3'));
+  // A fresh HOME, and VSCODE_CLI=1: without it code-server takes the extension host's PATH from
+  // the user's login shell (this machine's ~/.bashrc puts pyenv's Pythons there).
+  const home = join(work, 'home');
+  mkdirSync(home);
+  const env = { HOME: home, PATH: bin, VSCODE_CLI: '1', LANG: 'C.UTF-8', XDG_CONFIG_HOME: join(dirs.xdg, 'config'), XDG_DATA_HOME: join(dirs.xdg, 'data'), XDG_CACHE_HOME: join(dirs.xdg, 'cache') };
+  const codeServer = [realpathSync(CODE_SERVER)];
   const common = ['--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--config', join(dirs.cfg, 'config.yaml'), '--extensions-dir', dirs.ext, '--user-data-dir', dirs.data];
 
   let server;
   let context;
   let page;
   try {
-    await check('the .vsix installs into code-server', async () => {
-      const out = execFileSync(CODE_SERVER, [...common, '--install-extension', VSIX], { env, timeout: 60000 }).toString();
+    await check('the python3 on code-server\'s PATH is bare: no iterative_retrieval, no pygls', async () => {
+      for (const mod of ['iterative_retrieval', 'pygls', 'rapidfuzz']) {
+        let imported = true;
+        try {
+          execFileSync(join(bin, 'python3'), ['-c', `import ${mod}`], { env, cwd: work, stdio: 'pipe' });
+        } catch {
+          imported = false;
+        }
+        if (imported) throw new Error(`${BARE_PYTHON} can import ${mod}: not a bare Python`);
+      }
+    });
+
+    await check('the .vsix installs into a fresh code-server profile', async () => {
+      const out = execFileSync(process.execPath, [...codeServer, ...common, '--install-extension', VSIX], { env, timeout: 60000 }).toString();
       if (!/successfully installed/i.test(out)) throw new Error(out);
     });
 
     const port = await freePort();
-    server = spawn(CODE_SERVER, [...common, '--bind-addr', `127.0.0.1:${port}`, ws], { env, detached: true, stdio: 'ignore' });
+    server = spawn(process.execPath, [...codeServer, ...common, '--bind-addr', `127.0.0.1:${port}`, ws], { env, detached: true, stdio: 'ignore' });
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, 30000);
     log(`code-server up on ${port}`);
 
@@ -196,22 +232,26 @@ async function main() {
     }
 
     /**
-     * Replaces the user settings through the settings.json editor, as a user would (code-server
-     * does not notice a settings file written behind its back).
+     * Replaces the workspace settings through the settings.json editor, as a user would
+     * (code-server does not notice a settings file written behind its back). The workspace's:
+     * the server settings are machine-overridable, and code-server's window is a remote one,
+     * where user settings of that scope do not apply (as in Remote-SSH or a dev container).
      */
     async function editSettings(extra) {
-      await palette('Preferences: Open User Settings (JSON)');
+      const file = join(ws, '.vscode', 'settings.json');
+      const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+      await palette('Preferences: Open Workspace Settings (JSON)');
       await page.locator('.tabs-container .tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 15000 });
       await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Delete');
       // One line, so that the editor's auto-indent has nothing to do.
-      await page.keyboard.insertText(JSON.stringify({ ...baseSettings, ...extra }));
+      const want = JSON.stringify(extra);
+      await page.keyboard.insertText(want);
       await page.keyboard.press('Control+S');
-      const want = JSON.stringify({ ...baseSettings, ...extra });
       const end = Date.now() + 15000;
-      while (JSON.stringify(JSON.parse(readFileSync(settingsFile, 'utf8') || '{}')) !== want) {
-        if (Date.now() > end) throw new Error(`settings.json was not saved: ${readFileSync(settingsFile, 'utf8').slice(0, 300)}`);
+      while (JSON.stringify(JSON.parse(read() || '{}')) !== want) {
+        if (Date.now() > end) throw new Error(`settings.json was not saved: ${read().slice(0, 300)}`);
         await page.waitForTimeout(200);
       }
     }
@@ -224,8 +264,12 @@ async function main() {
       log(`server restarted after ${Date.now() - t} ms`);
     }
 
-    async function findContext(task) {
-      await palette('Iterative Retrieval: Find Context for Task');
+    async function findContext(task, { key = false } = {}) {
+      if (key) {
+        await page.keyboard.press('Control+Shift+Alt+R');
+      } else {
+        await palette('Iterative Retrieval: Find Context for Task');
+      }
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Context for Task' }).waitFor({ timeout: 30000 });
       await page.keyboard.type(task, { delay: 5 });
       await page.locator('.quick-input-list .monaco-list-row', { hasText: task }).first().waitFor({ timeout: 5000 });
@@ -250,6 +294,35 @@ async function main() {
       for (const name of [TASK, ...EXPECTED, 'Trace']) {
         if (!shown.includes(name)) throw new Error(`${name} not in ${JSON.stringify(shown)}`);
       }
+    });
+
+    await check('the server is the bundled one, run by the bare python3 from PATH', async () => {
+      const pids = serverPids(ws);
+      if (pids.length !== 1) throw new Error(`expected one server process in ${ws}, found ${JSON.stringify(pids)}`);
+      const exe = readlinkSync(`/proc/${pids[0]}/exe`);
+      if (exe !== realpathSync(BARE_PYTHON)) throw new Error(`server runs ${exe}, not ${realpathSync(BARE_PYTHON)}`);
+      const pythonPath = environOf(pids[0], 'PYTHONPATH') ?? '';
+      if (!pythonPath.startsWith(dirs.ext) || !pythonPath.split(':')[0].endsWith('/bundled/libs')) throw new Error(`PYTHONPATH ${pythonPath}`);
+      log(`server ${pids[0]}: ${exe}, PYTHONPATH ${pythonPath}`);
+    });
+
+    await check('file rows carry their file: file-type icons, not band icons', async () => {
+      const icon = row('tokens.ts').locator('.monaco-icon-label.file-icon');
+      await icon.waitFor({ timeout: 10000 });
+      const cls = await icon.getAttribute('class');
+      if (!/ts-ext-file-icon/.test(cls ?? '')) throw new Error(`tokens.ts row classes: ${cls}`);
+    });
+
+    await check('a retrieval has one progress place, the view: no notification', async () => {
+      const notes = await page.locator('.notifications-toasts .notification-toast', { hasText: /finding context|Iterative Retrieval/ }).count();
+      if (notes) throw new Error(`${notes} notifications beside the view's progress`);
+    });
+
+    await check('the keybinding opens the task input', async () => {
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+      await page.keyboard.press('Control+Shift+Alt+R');
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Context for Task' }).waitFor({ timeout: 15000 });
+      await page.keyboard.press('Escape');
     });
 
     await check('file rows show relevance, a bar, the folder and the reason', async () => {
@@ -393,18 +466,42 @@ async function main() {
         log(`rows: ${JSON.stringify(await labels())}`);
       });
 
-      await check('cancelling a slow retrieval from its notification stops it and keeps the last result', async () => {
-        // A server that sleeps at every progress step (the server's test hook), through server.command.
-        await editSettings({ 'iterativeRetrieval.server.command': ['env', 'ITERATIVE_RETRIEVAL_LSP_SLOW=4', PYTHON, '-m', 'iterative_retrieval', 'serve'] });
+      await check('the walkthrough opens with its steps', async () => {
+        await palette('Welcome: Open Walkthrough');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Iterative Retrieval' }).first().click();
+        for (const step of ['Find context for a task', 'Browse the ranked files', 'Hand the context to a chat', 'The Python that runs the server']) {
+          await page.locator('.gettingStartedContainer', { hasText: step }).first().waitFor({ timeout: 20000 });
+        }
+        await palette('View: Close Editor');
+      });
+
+      await check('server.pythonPath with the package installed wins over the bundled server', async () => {
+        const old = serverPids(ws);
+        await editSettings({ 'iterativeRetrieval.server.pythonPath': PYTHON });
         await waitForRestart();
+        const pids = serverPids(ws).filter((p) => !old.includes(p));
+        if (pids.length !== 1) throw new Error(`new servers: ${JSON.stringify(pids)}`);
+        const exe = readlinkSync(`/proc/${pids[0]}/exe`);
+        const pythonPath = environOf(pids[0], 'PYTHONPATH') ?? '';
+        if (exe !== realpathSync(PYTHON) || pythonPath.includes('bundled/libs')) throw new Error(`server ${exe}, PYTHONPATH ${pythonPath}`);
+      });
+
+      await check('cancelling a slow retrieval from the view\'s Cancel action stops it and keeps the last result', async () => {
+        // A server that sleeps at every progress step (the server's test hook), through
+        // server.command, which wins over the bundled server.
+        await editSettings({ 'iterativeRetrieval.server.command': ['/usr/bin/env', 'ITERATIVE_RETRIEVAL_LSP_SLOW=4', PYTHON, '-m', 'iterative_retrieval', 'serve'] });
+        await waitForRestart();
+        const pids = serverPids(ws);
+        if (pids.length !== 1 || (environOf(pids[0], 'ITERATIVE_RETRIEVAL_LSP_SLOW') ?? '') !== '4') throw new Error(`server.command did not start the server: ${JSON.stringify(pids)}`);
         const before = await topLabels();
         if (before.length < 3) throw new Error(`no result to keep: ${JSON.stringify(before)}`);
-        await findContext('Where are invoices computed');
-        const note = toast('finding context');
-        await note.waitFor({ timeout: 20000 });
+        await findContext('Where are invoices computed', { key: true });
         await row('Where are invoices computed').waitFor({ timeout: 10000 });
-        await note.locator('.monaco-button', { hasText: 'Cancel' }).click();
-        await note.waitFor({ state: 'detached', timeout: 5000 });
+        const cancel = page.locator('.action-label[aria-label^="Cancel Retrieval"]').first();
+        await cancel.waitFor({ timeout: 10000 });
+        if (await toast('finding context').count()) throw new Error('a notification beside the view\'s progress');
+        await cancel.click();
+        await cancel.waitFor({ state: 'detached', timeout: 10000 });
         // The same result: the task, its files and the Trace, in order (the top-level rows; an
         // expanded row's children come back a moment later, or not, as VS Code re-fetches them).
         let after = [];
@@ -419,12 +516,14 @@ async function main() {
         await palette('Notifications: Clear All Notifications');
       });
 
-      await check('a Python without the server gets a message with the install command and "Open Settings"', async () => {
+      await check('no suitable Python gives one message that says what to install, with "Open Settings"', async () => {
         await editSettings({ 'iterativeRetrieval.server.pythonPath': join(work, 'no-such-python') });
-        const note = toast('Python was not found');
+        const note = toast('needs Python 3.11 or newer');
         await note.waitFor({ timeout: 30000 });
         const text = await note.innerText();
-        if (!/pip install iterative-retrieval/.test(text)) throw new Error(`message: ${text}`);
+        if (!/no-such-python: not found/.test(text) || !/Install Python 3\.11\+/.test(text)) throw new Error(`message: ${text}`);
+        const errors = await page.locator('.notifications-toasts .notification-toast', { hasText: 'Iterative Retrieval' }).count();
+        if (errors !== 1) throw new Error(`${errors} messages, not one`);
         await note.locator('.monaco-button', { hasText: 'Open Settings' }).click();
         await page.locator('.tabs-container .tab.active', { hasText: 'Settings' }).waitFor({ timeout: 15000 });
       });

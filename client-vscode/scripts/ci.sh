@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CI for the VS Code extension: npm deps, strict type-check, unit tests, .vsix, then the end-to-end
-# test in code-server 4.100.3 + Debian chromium (installed on first use and cached).
+# CI for the VS Code extension: npm deps, strict type-check, unit tests, the platform .vsix with
+# the server bundled (scripts/package.mjs), then the end-to-end test in code-server 4.100.3 +
+# Debian chromium (installed on first use and cached), where PATH has only a bare python3.
 #
 #   bash client-vscode/scripts/ci.sh                # everything (~2 min warm, ~5.5 min cold)
 #   IR_E2E=quick bash client-vscode/scripts/ci.sh   # e2e up to the screenshot only (~1 min warm)
@@ -8,7 +9,9 @@
 #
 # Environment: IR_VSCODE_CACHE (default ~/.cache/iterative-retrieval-vscode) holds code-server and
 # the e2e artifacts, outside the work tree so a fresh clone reuses them; PYTHON is the interpreter
-# with the iterative_retrieval package (default: python3's sys.executable); SCREENSHOT is where the
+# with the iterative_retrieval package and uv (default: python3's sys.executable): it bundles the
+# server and runs it where the e2e sets server.pythonPath or server.command; BARE_PYTHON is the
+# python3 the e2e puts alone on code-server's PATH (default /usr/bin/python3); SCREENSHOT is where the
 # e2e saves its screenshot (default: the cache's artifacts folder; the README's picture is
 # docs/images/vscode-sidebar.png, refreshed by `npm run e2e`).
 # Exits non-zero on any failure; the last line is "N passed, M failed[, K skipped]".
@@ -81,10 +84,13 @@ if [ "$unit_rc" -ne 0 ] && [ "${unit_fail:-0}" -eq 0 ]; then
   failed=$((failed + 1))
 fi
 
-step "package (.vsix)"
-stage "package" npm run --silent package
-ls -l iterative-retrieval.vsix
-cp iterative-retrieval.vsix "$ARTIFACTS/"
+step "package (.vsix with the bundled server)"
+PYTHON="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
+TARGET="$(node -p 'process.platform + "-" + process.arch')"
+VSIX="iterative-retrieval-$TARGET.vsix"
+stage "package" env PYTHON="$PYTHON" npm run --silent package
+ls -l "$VSIX"
+cp "$VSIX" "$ARTIFACTS/"
 
 if [ "$E2E_MODE" = "off" ]; then
   echo "e2e skipped (IR_E2E=off)"
@@ -96,7 +102,6 @@ step "code-server 4.100.3 + chromium (cached in $CACHE/code-server)"
 stage "install code-server" bash scripts/install-code-server.sh "$CACHE/code-server"
 
 step "end-to-end ($E2E_MODE) in code-server"
-PYTHON="${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}"
 if ! "$PYTHON" -c 'import iterative_retrieval' 2>/dev/null; then
   echo "FAILED: $PYTHON cannot import iterative_retrieval (pip install -e . from the repo root first)" >&2
   failed=$((failed + 1))
@@ -105,7 +110,7 @@ fi
 e2e_log="$ARTIFACTS/e2e.log"
 E2E_QUICK=$([ "$E2E_MODE" = "quick" ] && echo 1 || echo 0) \
   CODE_SERVER="$CACHE/code-server/node_modules/.bin/code-server" \
-  VSIX="$HERE/iterative-retrieval.vsix" \
+  VSIX="$HERE/$VSIX" \
   PYTHON="$PYTHON" \
   SCREENSHOT="${SCREENSHOT:-$ARTIFACTS/vscode-sidebar.png}" \
   node e2e/run.mjs 2>&1 | tee "$e2e_log"

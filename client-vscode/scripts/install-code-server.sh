@@ -13,6 +13,8 @@ need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
 [ -e /usr/include/gssapi/gssapi.h ] || [ -e /usr/include/krb5.h ] || need_apt+=(libkrb5-dev)
+# the bare Python the e2e puts alone on code-server's PATH (Debian's, without the project)
+[ -x /usr/bin/python3 ] || need_apt+=(python3)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "install-code-server: apt-get install ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

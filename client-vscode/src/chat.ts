@@ -5,6 +5,7 @@
  */
 
 import * as vscode from 'vscode';
+import { type ChatTask, chatTask, followups, type Turn } from './chatTask';
 import { CHAT_PARTICIPANT_ID, Commands, LM_TOOL_NAME } from './constants';
 import type { Controller } from './controller';
 import type { RetrievalResult } from './protocol';
@@ -35,17 +36,42 @@ function summary(controller: Controller, result: RetrievalResult): vscode.Markdo
   return md;
 }
 
+/** The conversation so far, as chatTask.ts reads it. */
+function turns(ctx: vscode.ChatContext): Turn[] {
+  return ctx.history.map((h): Turn => {
+    if ('prompt' in h) {
+      return { kind: 'request', participant: h.participant, prompt: h.prompt, command: h.command };
+    }
+    const task = (h.result?.metadata as { task?: unknown } | undefined)?.task;
+    return { kind: 'response', participant: h.participant, task: typeof task === 'string' ? task : undefined };
+  });
+}
+
+/** The workspace-relative paths of the files attached to the request (`#file`, drag and drop). */
+function attachedFiles(request: vscode.ChatRequest): string[] {
+  const out: string[] = [];
+  for (const ref of request.references) {
+    const v = ref.value;
+    const uri = v instanceof vscode.Uri ? v : v instanceof vscode.Location ? v.uri : undefined;
+    if (uri?.scheme === 'file') {
+      out.push(vscode.workspace.asRelativePath(uri, false));
+    }
+  }
+  return out;
+}
+
 function registerParticipant(controller: Controller): vscode.Disposable | undefined {
   if (typeof vscode.chat?.createChatParticipant !== 'function') {
     return undefined;
   }
-  const handler: vscode.ChatRequestHandler = async (request, _ctx, stream, token) => {
-    const task = request.prompt.trim() || controller.task;
-    if (!task) {
+  const handler: vscode.ChatRequestHandler = async (request, ctx, stream, token) => {
+    const chat: ChatTask | undefined = chatTask(request.prompt, turns(ctx), CHAT_PARTICIPANT_ID, attachedFiles(request));
+    if (!chat) {
       stream.markdown('Tell me the coding task, e.g. `@context fix the token expiry bug in refresh`.');
       return {};
     }
-    stream.progress('Finding the files and code regions this task needs…');
+    const task = chat.task;
+    stream.progress(chat.followUp ? 'Refining the last task…' : 'Finding the files and code regions this task needs…');
     let result: RetrievalResult;
     try {
       result = await controller.retrieve(task, {}, token);
@@ -67,8 +93,15 @@ function registerParticipant(controller: Controller): vscode.Disposable | undefi
     }
     stream.markdown(summary(controller, result));
     stream.button({ command: Commands.findContext, title: 'Show in Sidebar', arguments: [task] });
+    const metadata = { task: chat.base, files: result.files.map((f) => f.path), pinned: chat.pinned };
+    if (chat.pinned.length) {
+      const missed = chat.pinned.filter((p) => !metadata.files.includes(p));
+      if (missed.length) {
+        stream.markdown(`\n\nAttached but not ranked for this task: ${missed.map((p) => `\`${p}\``).join(', ')}.\n`);
+      }
+    }
     if (request.command === 'files' || !result.files.length || !request.model) {
-      return { metadata: { files: result.files.map((f) => f.path) } };
+      return { metadata };
     }
     try {
       const context = await controller.markdown(result);
@@ -89,10 +122,17 @@ function registerParticipant(controller: Controller): vscode.Disposable | undefi
         stream.markdown(`\n\n_No language model answered (${err instanceof Error ? err.message : String(err)}); the context is above and can be copied with "Copy Context as Markdown"._`);
       }
     }
-    return { metadata: { files: result.files.map((f) => f.path) } };
+    return { metadata };
   };
   const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, handler);
   participant.iconPath = new vscode.ThemeIcon('search');
+  participant.followupProvider = {
+    provideFollowups: (result) => {
+      const md = result.metadata as { task?: string; files?: string[] } | undefined;
+      const top = md?.files?.[0];
+      return followups(md?.task ?? '', top ? top.split('/').pop() : undefined);
+    },
+  };
   return participant;
 }
 

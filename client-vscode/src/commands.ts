@@ -90,6 +90,7 @@ export function registerCommands(
       await vscode.commands.executeCommand(Commands.findContext);
     }
   });
+  reg(Commands.cancel, () => controller.cancel());
   reg(Commands.copyContext, () => controller.copyContext());
   reg(Commands.clear, () => controller.clear());
   reg(Commands.showIndexStatus, () => controller.showStatus());

@@ -9,9 +9,8 @@ export const CONFIG_SECTION = 'iterativeRetrieval';
 export const CLIENT_ID = 'iterativeRetrieval';
 export const OUTPUT_CHANNEL = 'Iterative Retrieval';
 
-/** The Python package and how to install it, for the "server missing" message. */
+/** The server's Python package. */
 export const PYTHON_MODULE = 'iterative_retrieval';
-export const PIP_PACKAGE = 'iterative-retrieval';
 export const SERVER_ARGS = ['-m', PYTHON_MODULE, 'serve'];
 export const MCP_ARGS = ['-m', PYTHON_MODULE, 'mcp'];
 
@@ -20,6 +19,7 @@ export const Commands = {
   findContext: 'iterativeRetrieval.findContext',
   findContextForSelection: 'iterativeRetrieval.findContextForSelection',
   rerun: 'iterativeRetrieval.rerun',
+  cancel: 'iterativeRetrieval.cancel',
   copyContext: 'iterativeRetrieval.copyContext',
   clear: 'iterativeRetrieval.clear',
   showIndexStatus: 'iterativeRetrieval.showIndexStatus',

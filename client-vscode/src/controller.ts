@@ -82,8 +82,9 @@ export class Controller {
   }
 
   /**
-   * Runs a retrieval for `task` in the sidebar under a cancellable notification. Returns the
-   * result, or undefined when cancelled or failed (the user has been told).
+   * Runs a retrieval for `task` in the sidebar, its progress in the view (cancelled by the view's
+   * Cancel action). Returns the result, or undefined when cancelled or failed (the user has been
+   * told).
    */
   async run(task: string, opts: RunOptions = {}): Promise<RetrievalResult | undefined> {
     const id = ++this.runId;
@@ -99,7 +100,6 @@ export class Controller {
     }
     try {
       const result = await this.router.run(
-        `${EXTENSION_NAME}: finding context`,
         (token, workDoneToken) => this.retrieve(task, opts, token, workDoneToken),
         (message) => {
           if (id === this.runId) {
@@ -136,6 +136,11 @@ export class Controller {
 
   rerun(): Promise<RetrievalResult | undefined> | undefined {
     return this.lastTask ? this.run(this.lastTask, { exclude: this.excluded }) : undefined;
+  }
+
+  /** Cancels the retrieval under way; the view goes back to the result before it. */
+  cancel(): void {
+    this.router.cancel();
   }
 
   clear(): void {

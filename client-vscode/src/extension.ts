@@ -23,7 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel(OUTPUT_CHANNEL, { log: true });
   const statusBar = new IndexStatusBar();
   const router = new ProgressRouter(statusBar);
-  server = new ServerManager(output);
+  server = new ServerManager(output, context.extensionPath);
   const manager = server;
   const routerFeature = router.feature();
   const view = new ResultsProvider();

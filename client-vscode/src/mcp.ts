@@ -1,12 +1,13 @@
 /**
- * Offers the retrieval MCP server (`python -m iterative_retrieval mcp --root FOLDER`) to agent
- * mode, one per workspace folder, where VS Code has `lm.registerMcpServerDefinitionProvider`
+ * Offers the retrieval MCP server (`python -m iterative_retrieval mcp --root FOLDER`, the bundled
+ * server unless the settings name another) to agent mode, one per workspace folder, where VS Code has `lm.registerMcpServerDefinitionProvider`
  * (1.101+). The API is looked up at run time, since the engine range starts below it.
  */
 
 import * as vscode from 'vscode';
 import { EXTENSION_NAME, MCP_ARGS, MCP_PROVIDER_ID } from './constants';
-import { findPython } from './python';
+import { isLaunch } from './launch';
+import { resolveLaunch } from './python';
 import { mcpFromServerCommand } from './serverConfig';
 import { getSettings } from './settings';
 
@@ -39,13 +40,19 @@ export function registerMcp(context: vscode.ExtensionContext, log: vscode.LogOut
         return [];
       }
       const folders = vscode.workspace.workspaceFolders ?? [];
-      const fromCommand = mcpFromServerCommand(settings.serverCommand);
+      const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
       const out: McpDefinition[] = [];
       for (const f of folders) {
-        const [command, ...args] = fromCommand ?? [(await findPython(settings, f.uri)).python, ...MCP_ARGS];
+        // The same Python and copy of the server as the language server (server.command with
+        // `mcp` in place of a trailing `serve`).
+        const launch = await resolveLaunch({ ...settings, serverCommand: mcpFromServerCommand(settings.serverCommand) ?? [] }, MCP_ARGS, context.extensionPath, f.uri);
+        if (!isLaunch(launch)) {
+          log.warn(`No MCP server for ${f.name}: no Python can run it (see the server's message).`);
+          continue;
+        }
         const label = folders.length > 1 ? `${EXTENSION_NAME} (${f.name})` : EXTENSION_NAME;
-        const env: Record<string, string> = settings.cacheDir ? { ITERATIVE_RETRIEVAL_CACHE: settings.cacheDir } : {};
-        out.push(new Stdio(label, command, [...args, '--root', f.uri.fsPath], env, '0.1.0'));
+        const env: Record<string, string> = { ...launch.env, ...(settings.cacheDir ? { ITERATIVE_RETRIEVAL_CACHE: settings.cacheDir } : {}) };
+        out.push(new Stdio(label, launch.command, [...launch.args, '--root', f.uri.fsPath], env, version));
       }
       return out;
     },

@@ -1,9 +1,11 @@
 /**
- * The server's work-done progress in the UI. A retrieval runs in a cancellable notification (and
- * the view's progress bar); progress the server reports on the request's token, or on a token it
- * creates while the retrieval runs, updates that notification. Indexing progress goes to the
- * status bar. Cancelling sends `$/cancelRequest` (through the request's token) and
- * `window/workDoneProgress/cancel` for server-created tokens.
+ * The server's work-done progress in the UI. A retrieval has one progress place, the Context
+ * view: its progress bar, and the task row, which shows the server's messages ("cycle 2/3:
+ * evaluating 41 candidates"); progress the server reports on the request's token, or on a token
+ * it creates while the retrieval runs, goes there. The view's Cancel action (shown while a
+ * retrieval runs) cancels it. Indexing progress goes to the status bar. Cancelling sends
+ * `$/cancelRequest` (through the request's token) and `window/workDoneProgress/cancel` for
+ * server-created tokens.
  */
 
 import * as vscode from 'vscode';
@@ -25,10 +27,8 @@ import type { IndexStatusBar } from './statusBar';
 
 type Value = WorkDoneProgressBegin | WorkDoneProgressReport | { kind: 'end'; message?: string };
 
-/** One retrieval's notification. */
+/** One retrieval's progress. */
 interface Session {
-  progress: vscode.Progress<{ message?: string; increment?: number }>;
-  reported: number;
   tokens: Set<ProgressToken>;
   onMessage?: (message: string) => void;
 }
@@ -38,6 +38,8 @@ let counter = 0;
 export class ProgressRouter {
   private session: Session | undefined;
   private client: BaseLanguageClient | undefined;
+  /** The retrievals under way, for the Cancel action. */
+  private readonly running = new Set<vscode.CancellationTokenSource>();
   /** Fires when an indexing progress ends (so the status can be asked again). */
   private readonly indexedEmitter = new vscode.EventEmitter<void>();
   readonly onDidFinishIndexing = this.indexedEmitter.event;
@@ -101,7 +103,9 @@ export class ProgressRouter {
       }
       const message = value.kind === 'begin' ? [value.title, value.message].filter(Boolean).join(': ') : value.message;
       if (route === 'session' && session) {
-        this.reportTo(session, message, value.percentage);
+        if (message) {
+          session.onMessage?.(message);
+        }
       } else if (route === 'index') {
         const counts = parseCounts(value.message);
         this.statusBar.indexing(counts?.done, counts?.total, message);
@@ -112,57 +116,51 @@ export class ProgressRouter {
     return sub;
   }
 
-  private reportTo(session: Session, message: string | undefined, percentage: number | undefined): void {
-    let increment: number | undefined;
-    if (typeof percentage === 'number') {
-      const p = Math.max(0, Math.min(100, percentage));
-      increment = Math.max(0, p - session.reported);
-      session.reported += increment;
-    }
-    session.progress.report({ message, increment });
-    if (message) {
-      session.onMessage?.(message);
+  /**
+   * Runs `work` under the view's progress bar, cancellable by `cancel()`. `work` gets the
+   * cancellation token and a fresh workDoneToken for its request; `onMessage` gets the server's
+   * progress messages.
+   */
+  async run<T>(work: (token: vscode.CancellationToken, workDoneToken: string) => Promise<T>, onMessage?: (message: string) => void): Promise<T> {
+    const cts = new vscode.CancellationTokenSource();
+    this.running.add(cts);
+    const token = cts.token;
+    try {
+      return await vscode.window.withProgress({ location: { viewId: RESULTS_VIEW } }, async () => {
+        const workDoneToken = `iterativeRetrieval/${Date.now()}/${++counter}`;
+        const session: Session = { tokens: new Set(), onMessage };
+        const previous = this.session;
+        this.session = session;
+        const client = this.client;
+        const own = client ? this.follow(client, workDoneToken, session) : undefined;
+        const cancelSub = token.onCancellationRequested(() => {
+          for (const t of session.tokens) {
+            if (t !== workDoneToken) {
+              void this.client?.sendNotification(WorkDoneProgressCancelNotification.type, { token: t });
+            }
+          }
+        });
+        try {
+          return await work(token, workDoneToken);
+        } finally {
+          cancelSub.dispose();
+          own?.dispose();
+          if (this.session === session) {
+            this.session = previous;
+          }
+        }
+      });
+    } finally {
+      this.running.delete(cts);
+      cts.dispose();
     }
   }
 
-  /**
-   * Runs `work` under a cancellable notification titled `title` and the view's progress bar.
-   * `work` gets the cancellation token and a fresh workDoneToken for its request.
-   */
-  async run<T>(
-    title: string,
-    work: (token: vscode.CancellationToken, workDoneToken: string) => Promise<T>,
-    onMessage?: (message: string) => void,
-  ): Promise<T> {
-    return vscode.window.withProgress({ location: { viewId: RESULTS_VIEW } }, () =>
-      vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-        async (progress, token) => {
-          const workDoneToken = `iterativeRetrieval/${Date.now()}/${++counter}`;
-          const session: Session = { progress, reported: 0, tokens: new Set(), onMessage };
-          const previous = this.session;
-          this.session = session;
-          const client = this.client;
-          const own = client ? this.follow(client, workDoneToken, session) : undefined;
-          const cancelSub = token.onCancellationRequested(() => {
-            for (const t of session.tokens) {
-              if (t !== workDoneToken) {
-                void this.client?.sendNotification(WorkDoneProgressCancelNotification.type, { token: t });
-              }
-            }
-          });
-          try {
-            return await work(token, workDoneToken);
-          } finally {
-            cancelSub.dispose();
-            own?.dispose();
-            if (this.session === session) {
-              this.session = previous;
-            }
-          }
-        },
-      ),
-    );
+  /** Cancels the retrievals under way (the view's Cancel action). */
+  cancel(): void {
+    for (const cts of this.running) {
+      cts.cancel();
+    }
   }
 
   dispose(): void {

@@ -1,26 +1,17 @@
 /**
- * Which command starts the server: the `server.command` setting, else a Python interpreter
- * (`server.pythonPath`, else the Python extension's selected interpreter, else `python3`) with
- * `-m iterative_retrieval serve`; and a quick check that this Python has the package.
+ * The interpreters on this machine: the Python extension's selected one, and a probe that runs
+ * each candidate once to learn its version, whether it has the package installed, and whether the
+ * server bundled in the extension imports on it. launch.ts decides from the answers.
  */
 
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PYTHON_MODULE, SERVER_ARGS } from './constants';
+import { candidates, chooseLaunch, type NoServer, type ProbeResult, type ServerLaunch } from './launch';
 import type { ExtensionSettings } from './serverConfig';
 
 const PYTHON_EXTENSION_ID = 'ms-python.python';
-
-export type PythonSource = 'setting' | 'python-extension' | 'default';
-
-export interface ServerLaunch {
-  command: string;
-  args: string[];
-  /** The interpreter, when the server is started through Python (for checks and messages). */
-  python?: string;
-  /** Where the command came from, for the log and messages. */
-  source: 'server.command' | PythonSource;
-}
 
 /** The parts of the Python extension's API used here (its `environments` API). */
 interface PythonExtensionApi {
@@ -67,46 +58,76 @@ export async function onDidChangeInterpreter(listener: () => void): Promise<vsco
   return envs?.onDidChangeActiveEnvironmentPath(() => listener());
 }
 
-/** The Python that runs the server and MCP server (without checking it). */
-export async function findPython(settings: ExtensionSettings, resource?: vscode.Uri): Promise<{ python: string; source: PythonSource }> {
-  if (settings.pythonPath) {
-    return { python: settings.pythonPath, source: 'setting' };
-  }
-  const selected = await selectedInterpreter(resource);
-  if (selected) {
-    return { python: selected, source: 'python-extension' };
-  }
-  return { python: 'python3', source: 'default' };
+/** `bundled/libs` inside the installed extension, when this build carries the server. */
+export function bundledLibs(extensionPath: string): string | undefined {
+  const libs = path.join(extensionPath, 'bundled', 'libs');
+  return fs.existsSync(path.join(libs, 'iterative_retrieval', '__init__.py')) ? libs : undefined;
 }
 
-/** The command line of the language server. */
-export async function serverLaunch(settings: ExtensionSettings, resource?: vscode.Uri): Promise<ServerLaunch> {
-  if (settings.serverCommand.length) {
-    const [command, ...args] = settings.serverCommand;
-    return { command, args, source: 'server.command' };
-  }
-  const { python, source } = await findPython(settings, resource);
-  return { command: python, args: [...SERVER_ARGS], python, source };
-}
+/**
+ * Run in each candidate: its version, its own package (found, not imported, without the bundle on
+ * the path), then the bundled server's imports (what `serve` needs) with the bundle first.
+ */
+const PROBE = `
+import importlib.util, json, sys
+out = {"version": list(sys.version_info[:3]), "executable": sys.executable}
+spec = importlib.util.find_spec("iterative_retrieval")
+out["own"] = spec.origin if spec else None
+libs = sys.argv[1] if len(sys.argv) > 1 else ""
+if libs and sys.version_info >= (3, 11):
+    sys.path.insert(0, libs)
+    sys.modules.pop("iterative_retrieval", None)
+    try:
+        import iterative_retrieval, pygls.lsp.server, lsprotocol.types, pathspec, rapidfuzz.fuzz
+        if not iterative_retrieval.__file__.startswith(libs):
+            raise ImportError("iterative_retrieval came from " + iterative_retrieval.__file__)
+        out["bundled"] = iterative_retrieval.__version__
+    except Exception as exc:
+        out["bundledError"] = type(exc).__name__ + ": " + str(exc)
+print(json.dumps(out))
+`;
 
-export type PythonCheck =
-  | { ok: true; version: string }
-  | { ok: false; reason: 'no-python' | 'no-package' | 'error'; detail: string };
-
-/** Runs `python -c "import iterative_retrieval"` to tell a missing Python from a missing package. */
-export function checkPython(python: string, timeoutMs = 20000): Promise<PythonCheck> {
-  const code = `import ${PYTHON_MODULE} as m; print(getattr(m, '__version__', '?'))`;
+/** Runs the probe in `python` (one process, a second or so for the imports). */
+export function probePython(python: string, libs: string | undefined, timeoutMs = 30000): Promise<ProbeResult> {
+  const env = { ...process.env };
+  delete env.PYTHONPATH; // "own package" means the interpreter's, not something on our PYTHONPATH
   return new Promise((resolve) => {
-    execFile(python, ['-c', code], { timeout: timeoutMs }, (err, stdout, stderr) => {
-      if (!err) {
-        resolve({ ok: true, version: stdout.trim() });
-      } else if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        resolve({ ok: false, reason: 'no-python', detail: `${python} was not found` });
-      } else if (/No module named/.test(stderr)) {
-        resolve({ ok: false, reason: 'no-package', detail: stderr.trim().split('\n').pop() ?? '' });
-      } else {
-        resolve({ ok: false, reason: 'error', detail: (stderr || err.message).trim() });
+    // Run beside the bundle, not in it: `-c` puts the working folder first on sys.path.
+    const cwd = libs ? path.dirname(libs) : undefined;
+    execFile(python, ['-c', PROBE, libs ?? ''], { timeout: timeoutMs, env, cwd }, (err, stdout, stderr) => {
+      if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') {
+        resolve({ found: false, detail: 'not found' });
+        return;
+      }
+      try {
+        const o = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+          version: number[];
+          executable: string;
+          own?: string | null;
+          bundled?: string;
+          bundledError?: string;
+        };
+        resolve({ found: true, version: o.version, executable: o.executable, own: o.own ?? undefined, bundled: o.bundled, bundledError: o.bundledError });
+      } catch {
+        // Not a Python 3, or it crashed: say what it printed.
+        const why = (stderr || err?.message || stdout || 'no answer').trim().split('\n').pop() ?? '';
+        resolve({ found: false, detail: `did not run the check (${why.slice(0, 200)})` });
       }
     });
   });
+}
+
+/**
+ * The command line for `args` (`-m iterative_retrieval serve` or `mcp`) with these settings, or
+ * why there is none.
+ */
+export async function resolveLaunch(
+  settings: ExtensionSettings,
+  args: readonly string[],
+  extensionPath: string,
+  resource?: vscode.Uri,
+): Promise<ServerLaunch | NoServer> {
+  const libs = bundledLibs(extensionPath);
+  const selected = settings.pythonPath || settings.serverCommand.length ? undefined : await selectedInterpreter(resource);
+  return chooseLaunch(settings.serverCommand, candidates(settings.pythonPath, selected), args, libs, (p) => probePython(p, libs), process.env.PYTHONPATH);
 }

@@ -1,8 +1,20 @@
 /** The sidebar tree: a TreeDataProvider over the pure model of treeModel.ts. */
 
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys } from './constants';
-import { buildTree, type Node, type ViewState } from './treeModel';
+import { Commands, ContextKeys, ItemContext } from './constants';
+import { buildTree, type Node, type Target, type ViewState } from './treeModel';
+
+/** The file a row points at, when the result says where it is. */
+function fileUri(t: Target): vscode.Uri | undefined {
+  if (t.uri?.startsWith('file:')) {
+    return vscode.Uri.parse(t.uri);
+  }
+  if (path.isAbsolute(t.path)) {
+    return vscode.Uri.file(t.path);
+  }
+  return t.root ? vscode.Uri.file(path.join(t.root, t.path)) : undefined;
+}
 
 const COLLAPSE: Record<Node['collapse'], vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,
@@ -59,7 +71,13 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node> {
       md.supportThemeIcons = false;
       item.tooltip = md;
     }
-    if (node.icon) {
+    const uri = node.contextValue === ItemContext.file && node.target ? fileUri(node.target) : undefined;
+    if (uri) {
+      // A file row is the file: its file-type icon, and the SCM and problem decorations of the
+      // Explorer. The relevance stays in the description (number and bar) and the tooltip.
+      item.resourceUri = uri;
+      item.iconPath = vscode.ThemeIcon.File;
+    } else if (node.icon) {
       item.iconPath = new vscode.ThemeIcon(node.icon.id, node.icon.color ? new vscode.ThemeColor(node.icon.color) : undefined);
     }
     if (node.target) {

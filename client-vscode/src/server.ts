@@ -21,9 +21,10 @@ import {
   State,
   type StaticFeature,
 } from 'vscode-languageclient/node';
-import { CLIENT_ID, CONFIG_SECTION, EXTENSION_NAME, PIP_PACKAGE } from './constants';
+import { CLIENT_ID, CONFIG_SECTION, EXTENSION_NAME, SERVER_ARGS } from './constants';
 import { CrashPolicy } from './crashPolicy';
-import { checkPython, type ServerLaunch, serverLaunch } from './python';
+import { isLaunch, type NoServer, noServerMessage, type ServerLaunch } from './launch';
+import { resolveLaunch } from './python';
 import { toServerConfig } from './serverConfig';
 import { getSettings, openSettings } from './settings';
 
@@ -56,7 +57,10 @@ export class ServerManager implements vscode.Disposable {
   /** Features added to every new client (progress routing). */
   private featureFactory: (client: BaseLanguageClient) => StaticFeature[] = () => [];
 
-  constructor(readonly output: vscode.LogOutputChannel) {}
+  constructor(
+    readonly output: vscode.LogOutputChannel,
+    private readonly extensionPath: string,
+  ) {}
 
   setFeatureFactory(factory: (client: BaseLanguageClient) => StaticFeature[]): void {
     this.featureFactory = factory;
@@ -89,24 +93,22 @@ export class ServerManager implements vscode.Disposable {
     this.setState('starting');
     const settings = getSettings();
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const launch = await serverLaunch(settings, folder?.uri);
-    this.lastLaunch = launch;
-    this.output.info(`Starting the server (${launch.source}): ${[launch.command, ...launch.args].join(' ')}`);
-    if (launch.python) {
-      const check = await checkPython(launch.python);
-      if (!check.ok) {
-        this.output.error(`Server check failed: ${check.detail}`);
-        this.setState('missing', check.detail);
-        void this.tellMissing(launch, check.reason, check.detail);
-        return undefined;
-      }
-      this.output.info(`${launch.python} has ${PIP_PACKAGE} ${check.version}`);
+    const found = await resolveLaunch(settings, SERVER_ARGS, this.extensionPath, folder?.uri);
+    if (!isLaunch(found)) {
+      const text = noServerMessage(EXTENSION_NAME, CONFIG_SECTION, found);
+      this.output.error(text);
+      this.setState('missing', text);
+      void this.tellNoServer(found, text);
+      return undefined;
     }
+    const launch = found;
+    this.lastLaunch = launch;
+    this.output.info(`Starting the server (${describeLaunch(launch)}): ${[launch.command, ...launch.args].join(' ')}`);
     const serverOptions: ServerOptions = {
       command: launch.command,
       args: launch.args,
       // The server also sends its log as window/logMessage: keep stderr for warnings and errors.
-      options: { cwd: folder?.uri.fsPath, env: { ITERATIVE_RETRIEVAL_LOG: 'WARNING', ...process.env, PYTHONUNBUFFERED: '1' } },
+      options: { cwd: folder?.uri.fsPath, env: { ITERATIVE_RETRIEVAL_LOG: 'WARNING', ...process.env, ...launch.env, PYTHONUNBUFFERED: '1' } },
     };
     let client: LanguageClient | undefined;
     const clientOptions: LanguageClientOptions = {
@@ -285,20 +287,14 @@ export class ServerManager implements vscode.Disposable {
     }
   }
 
-  private async tellMissing(launch: ServerLaunch, reason: 'no-python' | 'no-package' | 'error', detail: string): Promise<void> {
-    const python = launch.python ?? 'python3';
-    const install = `${quote(reason === 'no-python' ? 'python3' : python)} -m pip install ${PIP_PACKAGE}`;
-    const text =
-      reason === 'no-python'
-        ? `${EXTENSION_NAME}: Python was not found (${python}). Set "${CONFIG_SECTION}.server.pythonPath" to a Python 3.11+ that has the server; install it with: ${install}`
-        : reason === 'no-package'
-          ? `${EXTENSION_NAME}: the server is not installed for ${python}. Install it with: ${install} (or from a checkout: pip install -e .), or set "${CONFIG_SECTION}.server.pythonPath".`
-          : `${EXTENSION_NAME}: ${python} could not load the server: ${detail}`;
-    const choice = await vscode.window.showErrorMessage(text, 'Open Settings', 'Copy Install Command', 'Show Output');
-    if (choice === 'Open Settings') {
+  /** The one message when no Python can run the server: what was tried, what to install. */
+  private async tellNoServer(none: NoServer, text: string): Promise<void> {
+    const actions = none.reason === 'no-python' ? ['Get Python', 'Open Settings', 'Show Output'] : ['Open Settings', 'Show Output'];
+    const choice = await vscode.window.showErrorMessage(text, ...actions);
+    if (choice === 'Get Python') {
+      await vscode.env.openExternal(vscode.Uri.parse('https://www.python.org/downloads/'));
+    } else if (choice === 'Open Settings') {
       await openSettings('server');
-    } else if (choice === 'Copy Install Command') {
-      await vscode.env.clipboard.writeText(install);
     } else if (choice === 'Show Output') {
       this.output.show();
     }
@@ -331,6 +327,11 @@ export class ServerManager implements vscode.Disposable {
   }
 }
 
-function quote(s: string): string {
-  return /[\s"']/.test(s) ? `"${s}"` : s;
+/** Where the command came from and which copy of the server it runs, for the log. */
+export function describeLaunch(l: ServerLaunch): string {
+  if (l.server === 'command') {
+    return 'server.command';
+  }
+  const what = l.server === 'bundled' ? `the bundled server${l.version ? ` ${l.version}` : ''}` : 'its installed package';
+  return `${l.source}, ${what}`;
 }

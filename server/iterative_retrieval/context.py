@@ -1,9 +1,11 @@
 """Context: choose the files to hand out and the code regions of each, within a token budget.
 
-Regions are the definitions the task names and the passages where its words cluster, densest
-first, merged where they overlap; a short relevant file goes whole. Files ≥ 0.7 come first, then
-the best of the rest; the budget is spent in rank order, each file's most telling region first,
-so a small budget still shows every top file.
+Every file of the indirect band or above is handed out, best first, up to max_files; the token
+budget decides how much of each is shown. Regions follow the file's role (spans_for): the
+implementing files' named definitions and dense passages, the related files' definitions that
+the implementing files use, the indirect files' signature lines; merged where they overlap.
+The budget is spent in rank order, each file's most telling region first, so a small budget
+still shows every top file.
 """
 
 from __future__ import annotations
@@ -23,7 +25,13 @@ MAX_DEF_LINES = 120
 MIN_RELEVANCE = 0.2
 HEADER_LINES = 36
 WHOLE_FILE_LINES = 400
-"""A relevant file this short is clearer whole than in pieces."""
+"""A file that implements what the task names, this short, is clearer whole than in pieces."""
+RELATED_WHOLE_LINES = 60
+"""…and a related file this short."""
+RELATED_SPANS = 3
+"""A related file shows at most this many spans: the definitions used, then its best passages."""
+SIGNATURES = 8
+"""An indirect file shows at most this many signature lines."""
 CLUSTER_GAP = 4
 """Hit lines this close belong to one passage."""
 MAX_RUN = 50
@@ -39,29 +47,32 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // CHARS_PER_TOKEN)
 
 
-def select(evals: list[Evaluation], max_files: int, high: float = 0.7) -> list[Evaluation]:
-    """Files ≥ `high` first (all of them, up to the limit), then the best of the rest above 0.2."""
-    ranked = [e for e in evals if e.relevance >= MIN_RELEVANCE]
-    top = [e for e in ranked if e.relevance >= high]
-    rest = [e for e in ranked if e.relevance < high]
-    return (top + rest)[:max_files]
+def select(evals: list[Evaluation], max_files: int) -> list[Evaluation]:
+    """Every file of the indirect band or above, in order (evals: best relevance first), up to
+    `max_files`: the budget, not the count, decides how much of each is shown."""
+    return [e for e in evals if e.relevance >= MIN_RELEVANCE][:max_files]
 
 
 def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
-    """Candidate (start, end, why) spans of one file, most telling first.
+    """Candidate (start, end, why) spans of one file, most telling first, by its role.
 
-    Definitions the task names come first, then passages: runs of hit lines, widened to a short
-    enclosing definition, ranked by what their distinct task words are worth per line, so that
-    the budget goes to the dense passages a fix usually touches rather than to every mention.
+    A file that implements what the task names shows what a fix touches: short, the whole of
+    it; else the definitions the task names, then passages — runs of hit lines, widened to a
+    short enclosing definition, ranked by what their distinct task words are worth per line.
+    A related file shows the definitions the implementing files use, then its best passages.
+    An indirect file shows only the signature lines of its telling definitions (an outline).
     """
-    if n_lines <= WHOLE_FILE_LINES and ev.relevance >= 0.5:
+    if ev.role == "indirect":
+        return _signatures(ev, n_lines)
+    whole = WHOLE_FILE_LINES if ev.role == "implements" else RELATED_WHOLE_LINES
+    if n_lines <= whole:
         return [(1, n_lines, "whole file")]
     spans: list[tuple[int, int, str]] = []
-    named = set(ev.defines)
-    for s in ev.symbols:
-        if s.name in named:
-            end = min(s.end_line, s.start_line + MAX_DEF_LINES - 1, n_lines)
-            spans.append((s.start_line, max(end, s.start_line), f"defines {s.name}"))
+    named = set(ev.defines) | set(ev.used_by)
+    for sym in ev.symbols:
+        if sym.name in named:
+            end = min(sym.end_line, sym.start_line + MAX_DEF_LINES - 1, n_lines)
+            spans.append((sym.start_line, max(end, sym.start_line), f"defines {sym.name}"))
     passages = []
     for a, b, worth in _clusters(ev):
         inner = _enclosing(ev, a, b)
@@ -74,9 +85,22 @@ def spans_for(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
         passages.append((worth / (b - a + 1) ** DENSITY_EXP, a, b, why))
     passages.sort(key=lambda t: -t[0])
     spans += [(a, b, why) for _, a, b, why in passages]
+    if ev.role != "implements":
+        spans = spans[:RELATED_SPANS]
     if not spans:
         spans.append((1, min(n_lines, HEADER_LINES), "file start"))
     return spans
+
+
+def _signatures(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
+    """One-line spans: the first lines of the definitions that carry the task's words, else of
+    the file's first definitions; the file's first lines when it has none."""
+    telling = set(ev.defines) | set(ev.named) | set(ev.used_by)
+    syms = [sym for sym in ev.symbols if sym.name in telling] or list(ev.symbols)
+    lines = sorted({sym.start_line for sym in syms if sym.start_line <= n_lines})[:SIGNATURES]
+    if not lines:
+        return [(1, min(n_lines, SIGNATURES), "file start")]
+    return [(ln, ln, "signature") for ln in lines]
 
 
 def _clusters(ev: Evaluation) -> list[tuple[int, int, float]]:
@@ -166,7 +190,8 @@ def build_context(
             for a, b, why in merge_spans(chosen[id(ev)])
         ]
         results.append(
-            FileResult(ev.path, ev.relevance, ev.reason, ev.missing, ev.cycle, regions)
+            FileResult(ev.path, ev.relevance, ev.reason, ev.missing, ev.cycle, regions,
+                       role=ev.role)
         )
     return results
 

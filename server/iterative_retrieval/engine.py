@@ -18,14 +18,19 @@ from typing import TypeVar
 
 from .config import SNIFF_BYTES, Settings
 from .context import build_context, estimate_tokens, select
+from .credential_files import credential_format
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
+from .graph import missing
 from .index import Index, IndexStats, Progress
 from .lines import normalize
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
 from .query import parse_task
-from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret
+from .redact import Redactor
+from .relevance import order
+from .run import Run
+from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret, secret_target
 
 __all__ = ["Engine", "WorkspaceError"]
 
@@ -179,10 +184,14 @@ class Engine:
         root, rel = hit
         if not self.scope(root).admits(rel):
             return False
+        secret = credential_format(rel, text) is not None
         with self._lock:
-            self._documents[os.path.join(root, rel)] = text
+            if secret:  # a kubeconfig pasted into a buffer: kept nowhere, its row says secret
+                self._documents.pop(os.path.join(root, rel), None)
+            else:
+                self._documents[os.path.join(root, rel)] = text
         self._guarded(root, lambda idx: idx.put_text(rel, text))
-        return True
+        return not secret
 
     def close_document(self, path: str) -> None:
         hit = self.root_of(path)
@@ -213,7 +222,7 @@ class Engine:
             doc = self._documents.get(ab)
         if doc is not None:
             return normalize(doc)
-        if is_secret(rel) or not is_inside(root, ab):
+        if is_secret(rel) or not is_inside(root, ab) or secret_target(root, ab):
             return None
         try:
             with open(ab, "rb") as fh:
@@ -222,7 +231,15 @@ class Engine:
             return None
         if len(data) > self.settings.max_file_bytes or b"\0" in data[:SNIFF_BYTES]:
             return None
-        return normalize(data.decode("utf-8", errors="replace"))
+        text = data.decode("utf-8", errors="replace")
+        return None if credential_format(rel, text) is not None else normalize(text)
+
+    def is_secret(self, root: Path, rel: str) -> bool:
+        """Whether a path of a root is a secret file: by name or folder, by the target of a
+        symlink on its way, or by content (as the index last read it)."""
+        if is_secret(rel) or secret_target(root, os.path.join(root, rel)):
+            return True
+        return self._guarded(root, lambda idx: idx.skip_reason(rel)) == "secret"
 
     # -- retrieval ---------------------------------------------------------------------------
 
@@ -256,25 +273,34 @@ class Engine:
         )
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
+        runs: dict[Path, Run] = {}
         texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
+        # with redaction, every phase reads masked text: nothing is learned from a credential
+        red = Redactor() if s.redact_secrets else None
+
+        def loop(idx: Index, root: Path) -> tuple[list[Evaluation], list]:
+            runs[root] = Run(idx, task, query.keywords, self._reader(root, texts, red),
+                             should_stop, report)
+            return run_loop(runs[root], query, s.max_cycles)
+
         for root in roots:
-            evals, trace, _ = self._guarded(root, lambda idx, root=root: run_loop(
-                idx, task, query, s.max_cycles, self._reader(root, texts), should_stop, report
-            ))
+            evals, trace = self._guarded(root, lambda idx, root=root: loop(idx, root))
             scored.extend((root, e) for e in evals)
             traces.extend(trace)
-        scored.sort(key=lambda t: t[1].relevance, reverse=True)
+        scored.sort(key=lambda t: order(t[1]))
         chosen = select([e for _, e in scored], s.max_files)
         root_of = {id(e): r for r, e in scored}
+        for e in chosen:
+            e.missing = missing(runs[root_of[id(e)]], e, chosen)
         concepts = list(query.keywords) + [
             c for t in traces for c in t.query.keywords if c.kind != "word"]
         for root in dict.fromkeys(root_of[id(e)] for e in chosen):  # one regex per root
             mine = [e for e in chosen if root_of[id(e)] == root]
             weights = stem_weights(self.index(root), concepts, list(query.keywords))
-            text_pass(mine, weights, self._reader(root, texts))
+            text_pass(mine, weights, self._reader(root, texts, red))
         files = build_context(
-            chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts)(e.path),
-            redact=s.redact_secrets,
+            chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts, red)(e.path),
+            redact=False,  # the reader masked them already
         )
         for e, f in zip(chosen, files):
             f.root = str(root_of[id(e)])
@@ -290,13 +316,17 @@ class Engine:
             "index_seconds": round(t_index, 3),
             "seconds": round(time.perf_counter() - t0, 3),
         }
-        return RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
+        result = RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
+        # the one choke point: every surface serialises this result, masked as a whole
+        return red.result(result) if red is not None else result
 
     def _reader(
-        self, root: Path, texts: dict[tuple[Path, str], str | None] | None = None
+        self, root: Path, texts: dict[tuple[Path, str], str | None] | None = None,
+        red: Redactor | None = None,
     ) -> Callable[[str], str | None]:
         """read_text of one root; with `texts`, each file is read once into it (a retrieval
-        reads its best files in several phases, and reads one version of each)."""
+        reads its best files in several phases, and reads one version of each); with `red`,
+        masked."""
         if texts is None:
             return lambda rel: self.read_text(root, rel)
 
@@ -304,7 +334,7 @@ class Engine:
             key = (root, rel)
             if key not in texts:
                 texts[key] = self.read_text(root, rel)
-            return texts[key]
+            return texts[key] if red is None else red.text(texts[key])
 
         return read
 

@@ -1,11 +1,11 @@
-"""EVALUATE: score every candidate 0–1 on the pattern's bands, say why, and say what is missing.
+"""EVALUATE: work out each candidate's evidence, score it and say why.
 
-Relevance is a logistic combination of a few features a reviewer can check: how much of the task
-the file covers (IDF-weighted), whether it *defines* what the task names rather than only using
-it, whether its path or name matches, explicit paths and stack frames, a commit scope naming it
-(`fix(http):`), its BM25F standing, and its
-place in the import graph relative to the strongest candidates. The weights are named constants,
-calibrated on the development benchmark (docs/benchmarks.md) so that the bands mean what they say.
+The facts a reviewer can check, per file: how much of the task it covers (IDF-weighted),
+whether it *defines* what the task names rather than only using it, whether its path or its
+definitions' names carry the task's words, paths and stack frames naming it, a commit scope
+(`fix(http):`), its BM25F standing, the learned terms it matches, and its import links to the
+strongest candidates. signals.py turns them into the own-evidence score and the reason;
+relevance.py into the file's role and band.
 """
 
 from __future__ import annotations
@@ -19,42 +19,22 @@ from itertools import accumulate, compress, count
 from operator import add, itemgetter
 
 from .config import ablated_signals
-from .dispatch import SCOPE_HIT, SearchCache, concept_hits
-from .index import FileRow, Index
-from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
+from .graph import import_links
+from .index import Index
+from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
+from .run import Run
+from .search import SCOPE_HIT, SearchCache, concept_hits
+from .signals import coverage_weight, reason, score
 from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
-# Logistic weights (see the module docstring). z = BIAS + Σ weight × feature.
-BIAS = -5.5
-W_COVERAGE = 1.8
-W_COVERAGE_LONG = 1.0
-COVERAGE_CONCEPTS = 6
-"""Coverage weighs W_COVERAGE for a request of up to this many task concepts, sliding towards
-W_COVERAGE_LONG for long issue texts, where covering many incidental words says little."""
-W_BM25 = 3.6
-W_DEFINES = 2.0
-W_SYMBOL_TERMS = 2.4
-W_PATH_TERMS = 2.1
-W_EXPLICIT = 3.0
-W_GRAPH = 0.8
-W_LEARNED = 0.9
-W_SCOPE = 1.5
-"""The file is what the task's commit scope names (`fix(http):` → http.js), or lies in it."""
-KIND_PENALTY = {"source": 0.0, "config": -0.8, "example": -1.6, "test": -2.0, "doc": -1.1}
-VENDORED_PENALTY = -1.6
-"""A vendored copy of another project is rarely what a task changes (its fixes go upstream)."""
-_VENDORED_RE = re.compile(
-    r"(^|/)(_vendor|_vendored|vendored|third[_-]?party|3rdparty|_?externals?|extern)/"
-    r"|^(?!packages/)(?:[^/]+/)+packages/[^/]+/.+\.py$"  # requests/packages/urllib3/…, not a monorepo's packages/
-)
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share."""
 STAGE2 = 40
-USED_NAMES_TOP = 10
-"""Missing context is looked for in the best few files only."""
 """How many of the best candidates get the costly text and graph pass."""
 ANCHORS = 5
+ANCHOR_SCORE = 0.35
+"""The strongest candidates whose importers and imports gain evidence (the graph signal)."""
 
 
 @dataclass
@@ -66,10 +46,6 @@ class ConceptStats:
     idf: float
     task: bool
     """True for the task's own concepts; learned terms count apart."""
-
-
-def sigmoid(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-z))
 
 
 def concept_stats(
@@ -85,21 +61,14 @@ def concept_stats(
     return out
 
 
-def evaluate(
-    index: Index,
-    query: Query,
-    candidates: list[Candidate],
-    cache: SearchCache,
-    task_concepts: list[Concept],
-    cycle: int,
-    read_text: Callable[[str], str | None],
-    kept_paths: set[str] | None = None,
-    limit: int = 150,
-) -> list[Evaluation]:
-    """Relevance, reason and missing context for the best `limit` candidates, best first."""
+def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
+             limit: int = 150) -> list[Evaluation]:
+    """Own-evidence score and reason of the best `limit` candidates (by BM25), best first."""
     if not candidates:
         return []
-    files = cache.all_files(index)
+    index, cache = run.index, run.search
+    task_concepts = list(run.task_concepts)
+    files = run.files()
     task_texts = {c.text for c in task_concepts}
     all_concepts = list({c.text: c for c in [*task_concepts, *query.keywords]}.values())
     stats = concept_stats(index, all_concepts, task_texts, cache)
@@ -206,28 +175,30 @@ def evaluate(
             "graph": 0.0,
         }
         ev = Evaluation(
-            path=row.path, relevance=0.0, reason="", cycle=cycle, features=f,
+            path=row.path, relevance=0.0, reason="", cycle=cycle, features=f, kind=row.kind,
             defines=list(dict.fromkeys(defines)), file_id=fid, matched_words=matched_words, covers=covers,
             path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
-        _score(ev, row, w_cov, off)
+        ev.score = score(ev, w_cov, off)
         evals.append(ev)
 
     evals.sort(key=lambda e: e.score, reverse=True)
-    _graph_pass(index, evals[:STAGE2], files)
-    for ev in evals[:STAGE2]:
-        _score(ev, files[ev.file_id], w_cov, off)
+    # the costly pass, on the best few: import links to the strongest candidates
+    stage2 = evals[:STAGE2]
+    anchors = [e for e in stage2[:ANCHORS] if e.score >= ANCHOR_SCORE] if len(stage2) > 1 else []
+    links = import_links(index, files, stage2, anchors)
+    for ev in stage2:
+        mine = [str(link) for link in links.get(id(ev), ())]
+        ev.features["graph"] = min(len(mine), 3) / 3
+        ev.graph_links = mine
+        ev.score = score(ev, w_cov, off)
     evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}
     search = terms_search(all_terms)
     for rank, ev in enumerate(evals):
         if rank < STAGE2:
             ev.named = _named_symbols(ev, all_terms, search)
-        if rank < USED_NAMES_TOP:
-            if ev.path not in cache.used:
-                cache.used[ev.path] = used_names(ev, read_text)
-            ev.used_names = cache.used[ev.path]
-        ev.reason = _reason(ev)
+        ev.reason = ev.evidence = reason(ev)
     return evals
 
 
@@ -376,31 +347,6 @@ def _symbol_lines(
     return lines
 
 
-USED_NAMES_MAX = 400
-
-
-def used_names(ev: Evaluation, read_text: Callable[[str], str | None]) -> list[str]:
-    """Names a file calls or mentions as types, minus its own: candidates for missing context."""
-    text = read_text(ev.path)
-    if not text:
-        return []
-    own = set(symbol_names(ev.symbols))
-    out: list[str] = []
-    for name in _names_in(text):
-        if name not in own:
-            out.append(name)
-            if len(out) == USED_NAMES_MAX:
-                break
-    return out
-
-
-def _names_used_by(text: str) -> tuple[str, ...]:
-    """Every name over three characters a text calls or mentions as a type, sorted."""
-    used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
-    return tuple(sorted(u for u in used if len(u) > 3))
-
-
-_names_in = TextMemo(_names_used_by)
 _hit_lines = TextMemo[list[tuple[int, tuple[str, ...]]]](max_chars=4_000_000)
 """hit_lines by (stems pattern, text): the server's next retrieval of a task reads the same."""
 
@@ -415,116 +361,6 @@ def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[Co
                         default=0.0) if alternatives else 0.0
         total += st.concept.weight * score
     return total
-
-
-def coverage_weight(n_concepts: int) -> float:
-    share = min(1.0, COVERAGE_CONCEPTS / max(n_concepts, 1))
-    return W_COVERAGE_LONG + (W_COVERAGE - W_COVERAGE_LONG) * share
-
-
-def _score(
-    ev: Evaluation, row: FileRow, w_coverage: float = W_COVERAGE, off: frozenset[str] | None = None
-) -> None:
-    if off is None:
-        off = ablated_signals()
-    f = ev.features
-    if off:  # the benchmark's ablations score a copy with some features at zero
-        f = dict(f)
-        for name in ("graph", "coverage", "explicit", "defines", "scope"):
-            if name in off:
-                f[name] = 0.0
-        if "path" in off:
-            f["path_terms"] = 0.0
-        if "definitions" in off:
-            f["defines"] = f["symbol_terms"] = 0.0
-    z = (
-        BIAS
-        + w_coverage * f["coverage"]
-        + W_LEARNED * f["learned"]
-        + W_BM25 * f["bm25"]
-        + W_DEFINES * f["defines"]
-        + W_SYMBOL_TERMS * f["symbol_terms"]
-        + W_PATH_TERMS * f["path_terms"]
-        + W_EXPLICIT * f["explicit"]
-        + W_SCOPE * f.get("scope", 0.0)
-        + 0.3 * f["focus"]
-        + W_GRAPH * f["graph"]
-        + KIND_PENALTY.get(row.kind, 0.0)
-        + (VENDORED_PENALTY if _VENDORED_RE.search(row.path) else 0.0)
-    )
-    ev.score = ev.relevance = round(sigmoid(z), 3)
-
-
-_NAME_RE = re.compile(r"[\\/.:]+")
-
-
-def _module_keys(row: FileRow) -> set[str]:
-    """Names an import could use for this file: its stem, and its folder for index files."""
-    parts = row.path.rsplit(".", 1)[0].split("/")
-    keys = {parts[-1].lower()}
-    if parts[-1] in ("index", "__init__", "mod", "main") and len(parts) > 1:
-        keys.add(parts[-2].lower())
-    return keys
-
-
-_import_keys_memo: dict[str, set[str]] = {}
-
-
-def _import_keys(target: str) -> set[str]:
-    """Names an import statement's target could mean a file by; remembered per target (the
-    same imports come back every cycle). The set is shared: callers only read it."""
-    keys = _import_keys_memo.get(target)
-    if keys is None:
-        if len(_import_keys_memo) >= STEMS_MEMO_MAX:
-            _import_keys_memo.clear()
-        keys = _import_keys_memo[target] = _import_keys_of(target)
-    return keys
-
-
-def _import_keys_of(target: str) -> set[str]:
-    segs = [s for s in _NAME_RE.split(target.strip("'\"<>")) if s]
-    if not segs:
-        return set()
-    out = {segs[-1].lower()}
-    if len(segs) > 1:
-        out.add(segs[-2].lower())
-    return out - {"index", "js", "ts", "py", "h", "hpp"}
-
-
-def _graph_pass(index: Index, evals: list[Evaluation], files: dict[int, FileRow]) -> None:
-    """Files that import the strongest candidates, or are imported by them, gain relevance."""
-    if len(evals) < 2:
-        return
-    anchors = [e for e in evals[:ANCHORS] if e.score >= 0.35]
-    anchor_keys = {k: e for e in anchors for k in _module_keys(files[e.file_id])}
-    imports = index.imports_of_many([e.file_id for e in evals])
-    anchor_imports = {
-        e.path: {k for t in imports[e.file_id] for k in _import_keys(t)}
-        for e in anchors
-    }
-    for ev in evals:
-        fid = ev.file_id
-        my_keys = _module_keys(files[fid])
-        links: list[str] = []
-        for a in anchors:
-            if a is ev:
-                continue
-            if my_keys & anchor_imports.get(a.path, set()):
-                links.append(f"imported by {a.path.rsplit('/', 1)[-1]}")
-        mine = {k for t in imports[fid] for k in _import_keys(t)}
-        linked = {id(anchor_keys[k]) for k in mine if k in anchor_keys}
-        for a in anchors:  # in rank order, so that the reason reads the same on every run
-            if a is not ev and id(a) in linked:
-                links.append(f"imports {a.path.rsplit('/', 1)[-1]}")
-        links = list(dict.fromkeys(links))
-        ev.features["graph"] = min(len(links), 3) / 3
-        ev.graph_links = links
-
-
-# Possessive runs: a shorter run would end before a word character, where neither pattern can
-# go on, so the matches are the same without the backtracking over every identifier.
-_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,}+)\s*\(")
-_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]++[A-Z][A-Za-z0-9]*+)\b")
 
 
 def concept_stems(concepts: list[Concept]) -> list[str]:
@@ -627,31 +463,3 @@ def _trie_pattern(node: dict) -> str:
     if optional:
         return "(?:" + body + ")?"
     return body
-
-
-def _reason(ev: Evaluation) -> str:
-    bits: list[str] = []
-    f = ev.features
-    if f.get("explicit"):
-        bits.append("named in the task")
-    if ev.scopes:
-        bits.append(("is" if f.get("scope", 0) >= 0.7 else "in") + " the task's scope " + ", ".join(ev.scopes[:2]))
-    if ev.defines:
-        bits.append("defines " + ", ".join(f"`{d}`" for d in ev.defines[:3]))
-    elif ev.named:
-        bits.append("has " + ", ".join(f"`{n}`" for n in ev.named[:3]))
-    words = ev.matched_words
-    if words:
-        where = f" ({len(ev.hit_lines)} lines)" if ev.hit_lines else ""
-        bits.append("matches " + ", ".join(words[:5]) + where)
-    shown = [w for w in dict.fromkeys(ev.path_words) if w]
-    if shown:
-        bits.append("path matches " + ", ".join(shown[:3]))
-    links = ev.graph_links
-    if links:
-        bits.append("; ".join(links[:2]))
-    if f.get("focus"):
-        bits.append("defines a symbol the top files use")
-    if f.get("learned") and not words:
-        bits.append("matches learned terms")
-    return "; ".join(bits) or "weak textual match"

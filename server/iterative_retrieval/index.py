@@ -29,6 +29,7 @@ from typing import Any, NamedTuple, TypeVar
 from . import heap
 from .buildlock import BuildLock, WaitStopped
 from .config import SNIFF_BYTES, default_cache_dir
+from .credential_files import credential_format
 from .faults import REBUILD, IndexUnavailable, diagnose, lock_timeout
 from .lines import count_lines
 from .models import IndexStats, Symbol, SymbolRows
@@ -45,7 +46,9 @@ from .workspace import Scope, is_inside
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
+"""7: credential files are recognised by content and by link target (skipped `secret`): an
+index of an earlier version may hold them, so it is rebuilt."""
 # BM25F column weights: a name in the path or a definition says more than a mention in the body.
 W_PATH, W_SYMBOLS, W_BODY = 4.0, 3.0, 1.0
 PARALLEL_THRESHOLD = 400
@@ -221,6 +224,8 @@ def _mostly_text(data: bytes) -> bool:
 
 def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Parsed:
     lang = language_for(rel)
+    if credential_format(rel, text) is not None:  # a kubeconfig, Docker config... by content
+        return Parsed(rel, size, mtime_ns, digest, lang, 0, "secret")
     try:
         rows, imports = outline_rows(text, lang)
     except Exception:  # one odd file must never stop indexing
@@ -359,25 +364,27 @@ def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
 class _Plan:
     """What one refresh must do, worked out from the files' listing and the table."""
 
-    known: dict[str, tuple[int, int, int]]
-    """path → (size, mtime_ns, overlay) of the rows in the table."""
+    known: dict[str, tuple[int, int, int, str | None]]
+    """path → (size, mtime_ns, overlay, skipped) of the rows in the table."""
     todo: list[tuple[str, str, int, int, int]] = field(default_factory=list)
     """(rel, abs, size, mtime_ns, max bytes) of each file to read."""
     removed: list[str] = field(default_factory=list)
-    bad_names: list[Row] = field(default_factory=list)
+    skipped: list[Row] = field(default_factory=list)
+    """Rows of files counted and never read: secret files, names that are not UTF-8."""
     unchanged: int = 0
 
     @property
     def work(self) -> bool:
-        return bool(self.todo or self.removed or self.bad_names)
+        return bool(self.todo or self.removed or self.skipped)
 
 
-def _listing(scope: Scope) -> list[tuple[str, str, os.stat_result]]:
-    """(rel, abs, stat) of every file in scope that can be stat'ed."""
+def _listing(scope: Scope) -> list[tuple[str, str, os.stat_result, bool]]:
+    """(rel, abs, stat, secret) of every file in scope that can be stat'ed, secret files too
+    (the index counts them, reads none)."""
     out = []
-    for wf in scope.files():
+    for wf in scope.files(with_secrets=True):
         try:
-            out.append((wf.rel, wf.abs, wf.stat or os.stat(wf.abs)))
+            out.append((wf.rel, wf.abs, wf.stat or os.stat(wf.abs), wf.secret))
         except OSError:
             continue
     return out
@@ -658,18 +665,19 @@ class Index:
                 with self._lock:
                     self.conn.set_progress_handler(None, 0)
 
-    def _plan(self, listing: list[tuple[str, str, os.stat_result]], max_file_bytes: int) -> _Plan:
+    def _plan(self, listing: list[tuple[str, str, os.stat_result, bool]],
+              max_file_bytes: int) -> _Plan:
         """What a refresh must read, remove and record, against the table as it is now."""
         with self._lock:
             known = {
-                path: (size, mtime, overlay)
-                for path, size, mtime, overlay in self.conn.execute(
-                    "SELECT path, size, mtime_ns, overlay FROM files"
+                path: (size, mtime, overlay, skipped)
+                for path, size, mtime, overlay, skipped in self.conn.execute(
+                    "SELECT path, size, mtime_ns, overlay, skipped FROM files"
                 )
             }
         plan = _Plan(known)
         present: set[str] = set()
-        for rel, ab, st in listing:
+        for rel, ab, st, secret in listing:
             key = name_key(rel)
             if key is not None:
                 present.add(key)
@@ -677,15 +685,20 @@ class Index:
                 if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns:
                     plan.unchanged += 1
                 else:
-                    plan.bad_names.append(bad_name_row(key, st))
+                    plan.skipped.append(bad_name_row(key, st))
                 continue
             present.add(rel)
             prev = known.get(rel)
             if prev and prev[2]:
                 plan.unchanged += 1  # an open buffer wins over the disk
                 continue
-            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns:
+            if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns \
+                    and (prev[3] == "secret") >= secret:
                 plan.unchanged += 1
+                continue
+            if secret:  # counted, never read
+                plan.skipped.append(to_row(Parsed(rel, st.st_size, st.st_mtime_ns, "",
+                                                  language_for(rel), 0, "secret")))
                 continue
             plan.todo.append((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes))
         plan.removed = [p for p, v in known.items() if p not in present and not v[2]]
@@ -698,8 +711,8 @@ class Index:
         with self._writing():
             for p in plan.removed:
                 self._delete(p)
-        if plan.bad_names:
-            self._store(plan.bad_names)
+        if plan.skipped:
+            self._store(plan.skipped, known, commit=False)
         rows = self._parse_all(todo)
         done = committed = 0
         every = self.commit_rows or (
@@ -1179,6 +1192,13 @@ class Index:
     def overlay_paths(self) -> list[str]:
         with self._lock:
             return [p for (p,) in self.conn.execute("SELECT path FROM files WHERE overlay=1")]
+
+    def skip_reason(self, rel: str) -> str | None:
+        """Why a stored file is not indexed (binary, too_large, secret...); None if it is, or
+        is not stored."""
+        with self._lock:
+            row = self.conn.execute("SELECT skipped FROM files WHERE path=?", (rel,)).fetchone()
+        return row[0] if row else None
 
     def file_id(self, rel: str) -> int | None:
         with self._lock:

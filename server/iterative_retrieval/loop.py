@@ -1,100 +1,79 @@
 """LOOP: DISPATCH → EVALUATE → REFINE, at most `max_cycles` times, stopping early when enough.
 
-Stops when at least three files score ≥ 0.7 on their own evidence and no critical gap is left,
-when a cycle learns nothing new, or when the caller cancels. When nothing matches what the task
-names, the first cycle searches the task's generic words too (`fix the add op`), and every
-relevance of that run stays in the related band. Evaluations merge across cycles: each file
-keeps its best own score and the cycle that first found it; relevance is then calibrated over
-the merged ranking (calibrate.py), so "≥ 0.7" counts files that stand out against their rivals.
+Each cycle merges its evaluations with the earlier ones (a file keeps its best own score and the
+cycle that first found it), then gives every file its role and band (relevance.py). The loop
+stops as good enough when at least three files are ≥ 0.7 and no critical gap is left, when a
+cycle learns nothing new, at the cycle limit, or when the caller cancels. When nothing matches
+what the task names, the first cycle searches the task's generic words too (`fix the add op`),
+and the run's files stay in the related band at best.
+
+After the last cycle, the definitions the implementing files use and no cycle looked at are
+evaluated too, so that the context holds them (the pattern's missing context, resolved).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
-from .calibrate import calibrate
-from .dispatch import SearchCache, concept_hits, dispatch
+from .dispatch import admitter, dispatch
 from .evaluate import evaluate
-from .index import Index
-from .models import CycleTrace, Evaluation, Query
-from .refine import HIGH, find_gaps, missing_context, refine
+from .models import Candidate, CycleTrace, Evaluation, Query
+from .refine import HIGH, find_gaps, focus_areas, refine
+from .relevance import Roles, assign, ranked
+from .run import Cancelled, Report, Run
+from .search import concept_hits
+
+__all__ = ["Cancelled", "Report", "run_loop"]
 
 STOP_COUNT = 3
-GUESS_CEILING = 0.6
-"""A run whose files only the task's generic words found scales its relevance by this: related at best."""
+GOOD_ENOUGH = "good enough"
+"""How a stop reason that meets the pattern's rule begins."""
+RESOLVED_MAX = 12
+"""Definitions of the implementing files' names looked up after the last cycle, at most."""
 
 
-class Cancelled(Exception):
-    """The caller asked the loop to stop."""
-
-
-Report = Callable[[str, int, int], None]
-"""report(message, cycle, max_cycles)."""
-
-
-def run_loop(
-    index: Index,
-    task: str,
-    query: Query,
-    max_cycles: int,
-    read_text: Callable[[str], str | None],
-    should_stop: Callable[[], bool] = lambda: False,
-    report: Report = lambda msg, cycle, total: None,
-) -> tuple[list[Evaluation], list[CycleTrace], SearchCache]:
-    """Run the cycles; return the merged evaluations (best first), the trace and the cache."""
-    cache = SearchCache()
-    task_concepts = list(query.keywords)
-    task_stems = {t for c in task_concepts for t in c.terms}
+def run_loop(run: Run, query: Query, max_cycles: int) -> tuple[list[Evaluation], list[CycleTrace]]:
+    """Run the cycles; return every evaluated file (best relevance first) and the trace."""
     best: dict[str, Evaluation] = {}
     excluded: set[str] = set()
     trace: list[CycleTrace] = []
-    ceiling = 1.0
+    roles = Roles()
     for cycle in range(1, max_cycles + 1):
-        _check(should_stop)
-        report(f"cycle {cycle}/{max_cycles}: dispatching", cycle, max_cycles)
-        cands = dispatch(index, query, cache, excluded, should_stop=should_stop)
+        run.check()
+        run.report(f"cycle {cycle}/{max_cycles}: dispatching", cycle, max_cycles)
+        cands = dispatch(run, query, excluded)
         if not cands and query.fallback:
             # nothing in the code matches what the task names: its generic words are what is left
             query = replace(query, keywords=query.keywords + query.fallback, fallback=())
-            task_concepts = list(query.keywords)
-            task_stems = {t for c in task_concepts for t in c.terms}
-            cands = dispatch(index, query, cache, excluded, should_stop=should_stop)
-            ceiling = GUESS_CEILING
-        _check(should_stop)
-        report(f"cycle {cycle}/{max_cycles}: evaluating {len(cands)} candidates", cycle, max_cycles)
-        evals = evaluate(index, query, cands, cache, task_concepts, cycle, read_text)
-        _check(should_stop)
-        for ev in evals:
-            prev = best.get(ev.path)
-            if prev is None:
-                best[ev.path] = ev
-            elif ev.score > prev.score:
-                best[ev.path] = replace(ev, cycle=prev.cycle)
-        merged = sorted(best.values(), key=lambda e: e.score, reverse=True)
-        calibrate(merged, ceiling)
-        kept = {e.path for e in merged if e.score >= HIGH}
-        files = cache.all_files(index)
-        focus = missing_context(index, merged, task_stems, kept, files)
-        gaps = find_gaps(merged, task_concepts, lambda c: bool(concept_hits(index, c, cache)))
-        # enough is judged on the files' own evidence: calibration ranks them against each
-        # other, and a run with several strong files needs no further cycle
-        high = [e for e in merged if e.score >= HIGH]
+            run = replace(run, task_concepts=query.keywords, guess=True)
+            cands = dispatch(run, query, excluded)
+        run.check()
+        run.report(f"cycle {cycle}/{max_cycles}: evaluating {len(cands)} candidates", cycle,
+                   max_cycles)
+        _merge(best, evaluate(run, query, cands, cycle))
+        run.check()
+        merged, roles = _judge(run, best)
+        gaps = find_gaps(merged, run.task_concepts,
+                         lambda c: bool(concept_hits(run.index, c, run.search)))
+        high = [e for e in merged if e.relevance >= HIGH]
         entry = CycleTrace(
             cycle=cycle, query=query, candidates=len(cands), kept=len(high), excluded=[],
-            learned=[], gaps=gaps.critical + gaps.weak, ranking=[e.path for e in merged[:20]],
+            learned=[], gaps=gaps.critical + gaps.weak, ranking=[e.path for e in ranked(merged)[:20]],
         )
         trace.append(entry)
+        # REFINE runs on the last cycle too: the words the codebase uses for the task are part
+        # of the answer (an agent asks again in them), even when no further cycle needs them
+        run.report(f"cycle {cycle}/{max_cycles}: refining", cycle, max_cycles)
+        focus = focus_areas(roles.uses, set(best))
+        ref = refine(run, query, merged, focus, gaps, excluded)
+        entry.learned = ref.learned
+        entry.excluded = ref.excluded
         if len(high) >= STOP_COUNT and not gaps.critical:
-            entry.stop_reason = f"{len(high)} files with own score >= {HIGH} and no critical gap"
+            entry.stop_reason = f"{GOOD_ENOUGH}: {len(high)} files >= {HIGH} and no critical gap"
             break
         if cycle == max_cycles:
             entry.stop_reason = "max cycles reached"
             break
-        report(f"cycle {cycle}/{max_cycles}: refining", cycle, max_cycles)
-        ref = refine(index, query, merged, task_concepts, task, cache, read_text, focus, gaps, excluded)
-        entry.learned = ref.learned
-        entry.excluded = ref.excluded
         excluded.update(ref.excluded)
         for p in ref.excluded:
             best.pop(p, None)
@@ -102,11 +81,41 @@ def run_loop(
             entry.stop_reason = "nothing new to learn"
             break
         query = ref.query
+    if _resolve(run, query, best, roles, excluded, len(trace)):
+        merged, roles = _judge(run, best)
+    return ranked(list(best.values())), trace
+
+
+def _merge(best: dict[str, Evaluation], evals: list[Evaluation]) -> None:
+    """Keep each file's best own evidence, and the cycle that first found it."""
+    for ev in evals:
+        prev = best.get(ev.path)
+        if prev is None:
+            best[ev.path] = ev
+        elif ev.score > prev.score:
+            best[ev.path] = replace(ev, cycle=prev.cycle)
+
+
+def _judge(run: Run, best: dict[str, Evaluation]) -> tuple[list[Evaluation], Roles]:
     merged = sorted(best.values(), key=lambda e: e.score, reverse=True)
-    calibrate(merged, ceiling)
-    return merged, trace, cache
+    return merged, assign(run, merged)
 
 
-def _check(should_stop: Callable[[], bool]) -> None:
-    if should_stop():
-        raise Cancelled()
+def _resolve(run: Run, query: Query, best: dict[str, Evaluation], roles: Roles,
+             excluded: set[str], cycle: int) -> bool:
+    """Evaluate the files that define what the implementing files use, when no cycle did;
+    True when any was added."""
+    by_path = run.search.by_path or {}
+    files = run.files()
+    admit = admitter(run, query, excluded)
+    pending: list[str] = []
+    for use in sorted(roles.uses, key=lambda u: -u.weight):
+        for p in use.definers:
+            if p not in best and p not in pending and p in by_path and admit(files[by_path[p]]):
+                pending.append(p)
+    pending = pending[:RESOLVED_MAX]
+    if not pending:
+        return False
+    cands = [Candidate(p, by_path[p], sources={"focus"}) for p in pending]
+    _merge(best, evaluate(run, query, cands, cycle))
+    return True

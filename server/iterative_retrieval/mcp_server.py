@@ -45,7 +45,7 @@ from .gitignore import pattern_error
 from .loop import Cancelled
 from .models import RetrievalResult, band_of
 from .render import to_markdown
-from .workspace import WorkspaceError, check_root, is_inside, is_secret
+from .workspace import WorkspaceError, check_root, is_inside
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ error messages you learned) or narrow with include/exclude globs; stop when the 
 files cover what you need (usually 1-3 calls).
 
 Returns Markdown (a ranked table, then the code regions) and the same result as JSON \
-(schema_version, files[path, relevance, band, reason, missing, regions], trace, stats)."""
+(schema_version, files[path, relevance, band, role, reason, missing, regions], trace, stats)."""
 
 EXPLAIN_DESCRIPTION = """\
 Explain how relevant ONE file is to a task: relevance (0-1), band (high/medium/low/irrelevant), \
@@ -118,6 +118,7 @@ class FileOut(_Open):
     path: str
     relevance: float
     band: Literal["high", "medium", "low", "irrelevant"]
+    role: Literal["implements", "related", "indirect"]
     reason: str
     missing: list[str]
     cycle: int
@@ -508,8 +509,9 @@ def _explain(result: RetrievalResult, root: Path, rel: str, engine: Engine) -> E
                 regions=[LineRange(start_line=r.start_line, end_line=r.end_line)
                          for r in f.regions],
             )
-    if is_secret(rel):
-        reason = "never read: it matches a secret pattern (keys, .env, credentials)"
+    if engine.is_secret(root, rel):
+        reason = ("never read: it is a secret file (keys, .env, credentials: by name, folder, "
+                  "link target or content)")
     elif not engine.scope(root).admits(rel):
         reason = ("not indexed: excluded by the default excludes (dependencies, build output, "
                   "binaries, lock files) or an ignore file")

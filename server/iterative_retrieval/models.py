@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 @dataclass(frozen=True)
@@ -182,10 +182,11 @@ class Evaluation:
 
     path: str
     relevance: float
-    """Calibrated against the other candidates of the run (calibrate.py): what the bands mean."""
+    """The file's role for the task in the pattern's bands (relevance.py)."""
     reason: str
+    """The role, then what put the file there ("related: defines `X`, used by a.ts:3; …")."""
     missing: list[str] = field(default_factory=list)
-    """Symbols it uses that are defined in files not yet in the result, and uncovered concepts."""
+    """Names it uses that files not in the result define."""
     cycle: int = 1
     features: dict[str, float] = field(default_factory=dict)
     defines: list[str] = field(default_factory=list)
@@ -211,10 +212,18 @@ class Evaluation:
     """The file's definitions in line order (shared with the index's memo: never changed)."""
     named: list[str] = field(default_factory=list)
     """Definitions whose names carry the task's words."""
-    used_names: list[str] = field(default_factory=list)
-    """Names the file calls or mentions as types, for missing context."""
+    role: str = ""
+    """implements, related, indirect or irrelevant (relevance.py)."""
+    evidence: str = ""
+    """What the file's own signals say (signals.reason), before the role is known."""
+    links: list[str] = field(default_factory=list)
+    """Its links to the implementing files ("defines `X`, used by a.ts:3", "imported by a.ts")."""
+    used_by: list[str] = field(default_factory=list)
+    """The names it defines that the implementing files use (its regions show them)."""
     score: float = 0.0
-    """The file's own evidence (EVALUATE's logistic model), before calibration; ranks and merges."""
+    """The file's own evidence (signals.py's logistic model): orders and merges the files."""
+    kind: str = "source"
+    """What the index classified the file as: source, test, doc, config, example."""
 
     @property
     def band(self) -> str:
@@ -272,6 +281,8 @@ class FileResult:
     cycle: int
     regions: list[Region]
     root: str = ""
+    role: str = ""
+    """implements, related or indirect: what put the file in its band."""
 
     @property
     def band(self) -> str:
@@ -283,6 +294,7 @@ class FileResult:
             "root": self.root,
             "relevance": round(self.relevance, 3),
             "band": self.band,
+            "role": self.role,
             "reason": self.reason,
             "missing": self.missing,
             "cycle": self.cycle,
@@ -324,7 +336,7 @@ class IndexStats:
     unchanged: int
     removed: int
     skipped: dict[str, int]
-    """reason → count: binary, too_large, unreadable, undecodable, undecodable_name."""
+    """reason → count: binary, too_large, unreadable, undecodable, secret, undecodable_name."""
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:

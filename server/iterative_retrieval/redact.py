@@ -16,12 +16,19 @@ Every pattern is linear in the length of a line (bounded repetitions, anchored n
 
 from __future__ import annotations
 
+import base64
+import binascii
+import functools
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from . import detectsecrets
+from .redact_formats import CONTEXTS, TOKENS, ContextRule
+from .textmemo import TextMemo
 
 if TYPE_CHECKING:
     from .models import RetrievalResult
@@ -35,48 +42,18 @@ MIN_ENTROPY = 3.0
 """Bits per character a quoted literal needs (random base64 has about 5.5; `password` 2.75)."""
 MIN_ENTROPY_BARE = 3.2
 """Unquoted values (`.env`, YAML, INI lines) need more: they are easier to confuse with code."""
+RELATIVE_ENTROPY = 0.85
+"""...or this share of the most a value of its length can have, when that is less (short ones)."""
 
-# -- well-known token formats ------------------------------------------------------------------
+# -- formats: the tables of redact_formats, compiled once ---------------------------------------
 
-# (kind, literal needles one of which every match contains, prefix of fixed width, rest). The
-# pattern starts with its prefix so that the regex engine can skip to it, and then looks behind
-# the prefix for a word character: a prefix in the middle of a longer word is no start, and is
-# rejected before the long tail is scanned (`eyJeyJeyJ…` stays linear).
-_WORD_CHAR = "[A-Za-z0-9_]"
+_TOKEN_RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (f.kind, f.needles, f.compile()) for f in TOKENS)
 
-
-def _token_rule(kind: str, needles: tuple[str, ...], prefix: str, width: int, rest: str):
-    return kind, needles, re.compile(f"{prefix}(?<!{_WORD_CHAR}{'.' * width}){rest}")
-
-
-_TOKEN_RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = (
-    _token_rule("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AROA", "ANPA",
-                                   "ANVA", "AIPA"),
-                "A(?:KIA|SIA|BIA|CCA|GPA|IDA|ROA|NPA|NVA|IPA)", 4, r"[0-9A-Z]{16}\b"),
-    _token_rule("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "gh[pousr]_", 4,
-                r"[A-Za-z0-9]{36,255}\b"),
-    _token_rule("github-token", ("github_pat_",), "github_pat_", 11, r"[A-Za-z0-9_]{22,255}\b"),
-    _token_rule("gitlab-token", ("glpat-",), "glpat-", 6, r"[A-Za-z0-9_-]{20,64}(?![A-Za-z0-9_-])"),
-    _token_rule("slack-token", ("xox",), "xox[abposre]-", 5, r"[A-Za-z0-9-]{10,255}(?![A-Za-z0-9_-])"),
-    _token_rule("slack-webhook", ("hooks.slack.com",), "https://hooks\\.slack\\.com/services/", 33,
-                r"[A-Za-z0-9/_-]{20,128}"),
-    _token_rule("google-api-key", ("AIza",), "AIza", 4, r"[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
-    _token_rule("stripe-key", ("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
-                "[sr]k_(?:live|test)_", 8, r"[0-9A-Za-z]{16,255}\b"),
-    _token_rule("openai-key", ("T3BlbkFJ",), "sk-", 3,
-                r"(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}"),
-    _token_rule("anthropic-key", ("sk-ant-",), "sk-ant-", 7, r"[A-Za-z0-9_-]{32,255}"),
-    _token_rule("npm-token", ("npm_",), "npm_", 4, r"[A-Za-z0-9]{36}\b"),
-    _token_rule("pypi-token", ("pypi-AgEIcHlwaS5vcmc",), "pypi-AgEIcHlwaS5vcmc", 20,
-                r"[A-Za-z0-9_-]{50,512}"),
-    _token_rule("sendgrid-key", ("SG.",), "SG\\.", 3, r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"),
-    _token_rule("jwt", ("eyJ",), "eyJ", 3,
-                r"[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}"),
-)
-
-# `scheme://user:password@host`: the password goes, the rest stays (placeholders are kept).
+# `scheme://user:password@host` (RFC 3986 userinfo; the user may be empty, as Redis URLs write
+# it, `redis://:pw@host`): the password goes, the rest stays (placeholders are kept).
 _URL_CREDENTIALS = re.compile(
-    r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\s/:@'\"]{1,128}:)"
+    r"(?P<head>\b[a-zA-Z][a-zA-Z0-9+.-]{0,20}://[^\s/:@'\"]{0,128}:)"
     r"(?P<pw>[^\s/@'\"]{3,256})(?=@[^\s@'\"]{1,256})"
 )
 _BEARER = re.compile(r"(?P<head>\b[Bb]earer[ \t]{1,8})(?P<value>[A-Za-z0-9._~+/-]{20,4096}=*)")
@@ -107,21 +84,27 @@ _QUOTED = re.compile(
 # Unquoted values only at the start of a line (`.env`, INI, YAML, properties): in code an
 # unquoted right-hand side is an expression, not a secret.
 _BARE = re.compile(
-    rf"""^(?P<lead>[ \t]{{0,32}}(?:export[ \t]+)?){_NAME}[ \t]{{0,16}}[:=][ \t]{{0,16}}"""
+    rf"""^(?P<lead>[ \t]{{0,32}}(?:(?:export|ENV|ARG|set)[ \t]+)?){_NAME}[ \t]{{0,16}}[:=]"""
+    r"""[ \t]{0,16}"""
     r"""(?P<value>[A-Za-z0-9+/=_~!@#%^&*.-]{12,1024})[ \t\r]*$""",
     re.I | re.M,
 )
 _PLACEHOLDER = re.compile(r"[xX*.#_-]{3,}|<[^>]*>|none|null|nil|undefined|true|false", re.I)
 _PLACEHOLDER_WORDS = ("changeme", "change_me", "example", "dummy", "placeholder", "redacted",
-                      "replace_me", "replaceme", "your_", "your-", "xxxx", "****")
+                      "replace_me", "replaceme", "your_", "your-")
+_WINDOWS_VAR = re.compile(r"%[A-Za-z_][A-Za-z0-9_]*%")
+_PLACEHOLDER_RUNS = ("xxxx", "XXXX", "****")
+"""Runs of one character that stand in for a value (in one case: `…NXxxxq…` is random)."""
 
 
 def _placeholder(value: str) -> bool:
-    """`xxxxxxxx`, `<your-token>`, `${VAR}`, `your_api_key_here`: a stand-in, not a secret."""
+    """`xxxxxxxx`, `<your-token>`, `${VAR}`, `%APPDATA%`, `your_api_key_here`: a stand-in."""
     low = value.lower()
     return (
-        bool(_PLACEHOLDER.fullmatch(value)) or value.startswith(("$", "{{", "%", "«"))
+        bool(_PLACEHOLDER.fullmatch(value)) or value.startswith(("$", "{{", "«", "%("))
+        or bool(_WINDOWS_VAR.fullmatch(value))
         or any(w in low for w in _PLACEHOLDER_WORDS)
+        or any(w in value for w in _PLACEHOLDER_RUNS)
     )
 
 
@@ -136,6 +119,7 @@ _CONSTANT = re.compile(
     r"[A-Z0-9]++(?:[_-][A-Z0-9]++)++|[a-z0-9]++(?:[_-][a-z0-9]++)++"
     r"|(?:[_-]?+(?>[A-Z]?[a-z]{2,}|[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)))++[A-Z]?+[0-9]{0,4}+"
 )
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _DOTTED_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 
 # -- private-key blocks ------------------------------------------------------------------------
@@ -181,20 +165,42 @@ def looks_random(value: str, bare: bool = False) -> bool:
     """
     if len(value) < (12 if bare else MIN_LITERAL) or any(c.isspace() for c in value):
         return False
+    if _UUID.fullmatch(value):
+        return len(set(value)) > 4  # random by construction (Heroku and many API keys); not 0000…
     if _placeholder(value) or len(set(value)) <= 2 or _template(value):
         return False
-    if "://" in value or value.startswith(("/", "./", "../", "~/")):
+    if "://" in value or _path(value):
         return False  # a URL or a path (credentials in URLs have their own rule)
     if not any(c.isdigit() for c in value) or _CONSTANT.fullmatch(value):
         return False  # `ResetPasswordFailedState`, `RSA_1024_BIT`, `ResultV2`: names, not secrets
     if bare and (not any(c.isalpha() for c in value) or _DOTTED_NAME.fullmatch(value)):
         return False  # `jinja2.pass_context`, `3600`: code or plain numbers
-    return _classes(value) >= 2 and entropy(value) >= (MIN_ENTROPY_BARE if bare else MIN_ENTROPY)
+    # a short value cannot reach the bare threshold often (12 characters: log2 12 = 3.58 bits
+    # at most), so it needs the same share of its maximum as a long one
+    need = min(MIN_ENTROPY_BARE, RELATIVE_ENTROPY * math.log2(len(value))) if bare else MIN_ENTROPY
+    return _classes(value) >= 2 and entropy(value) >= need
+
+
+# possessive: a segment that is no word fails in linear time
+_PATH_SEGMENT = re.compile(r"[\w.~-]{0,11}|[a-z0-9_.-]*+|(?:[A-Z]?+[a-z0-9]++[_.-]?+)++")
+
+
+def _path(value: str) -> bool:
+    """`/etc/ssl/private/x.key`, `./data`, `~/.config`: a path, whose segments are words. A
+    base64 value may start with `/` too, and then holds a segment that is no word."""
+    return value.startswith(("/", "./", "../", "~/")) and all(
+        _PATH_SEGMENT.fullmatch(seg) for seg in value.split("/"))
+
+
+_PRINTF_HOLE = re.compile(r"(?:^|(?<=[-_.:/=@]))%[sd](?=[-_.:/=@]|$)")
+"""A `%s` hole between separators or at an end (`key-%s-v2`, `%s.json`); among letters, digits
+and other symbols (`!H%sS4h`, `i%d*`) it is two characters of a random value."""
 
 
 def _template(value: str) -> bool:
     """`${x}`, `{x}`, `%s`, `%(x)s`: text with holes is built at run time, not a stored secret."""
-    return "${" in value or ("{" in value and "}" in value) or "%s" in value or "%(" in value
+    return ("${" in value or ("{" in value and "}" in value) or "%(" in value
+            or ("%" in value and _PRINTF_HOLE.search(value) is not None))
 
 
 def _kind_of(name: str) -> str:
@@ -210,7 +216,8 @@ def _kind_of(name: str) -> str:
     return "credential"
 
 
-def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], bare: bool = False):
+def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], bare: bool = False,
+                masked: list[str] | None = None):
     """A `re.sub` callback that masks the `value` group when it looks random."""
 
     def repl(m: re.Match[str]) -> str:
@@ -219,6 +226,8 @@ def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], b
             return m.group(0)
         kind = kind_of(m)
         counts[kind] += 1
+        if masked is not None:
+            masked.append(value)
         base = m.start()
         s, e = m.span("value")
         text = m.group(0)
@@ -227,20 +236,70 @@ def _mask_value(counts: Counter[str], kind_of: Callable[[re.Match[str]], str], b
     return repl
 
 
-def _url_password(counts: Counter[str]) -> Callable[[re.Match[str]], str]:
+def _password(value: str) -> bool:
+    """A value where a password must be (a URL's userinfo, `Password=`, `<password>`): anything
+    but a placeholder, a template or variable, or a short plain word such as a local
+    database's default password (`postgres:postgres`)."""
+    if _placeholder(value) or value.startswith("{") or _template(value):
+        return False
+    return not (_classes(value) < 2 and len(value) < 16)
+
+
+def _basic(value: str) -> bool:
+    """An HTTP Basic credential: base64 of `user:password` (RFC 7617)."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    text = raw.decode("utf-8", errors="replace")
+    user, sep, pw = text.partition(":")
+    return bool(sep) and "\ufffd" not in text and text.isprintable() and _password(pw)
+
+
+CHECKS: dict[str, Callable[[str], bool]] = {
+    "password": _password,
+    "random": looks_random,
+    "bare": lambda v: looks_random(v, bare=True),
+    "basic": _basic,
+}
+"""How a context rule judges its value (`redact_formats.ContextRule.check`)."""
+
+
+def _url_password(counts: Counter[str], masked: list[str] | None = None
+                  ) -> Callable[[re.Match[str]], str]:
     def repl(m: re.Match[str]) -> str:
         pw = m.group("pw")
-        if _placeholder(pw) or pw.startswith("{") or _template(pw):
+        if not _password(pw):
             return m.group(0)
-        if _classes(pw) < 2 and len(pw) < 16:
-            return m.group(0)  # a dictionary word such as a local database's default password
         counts["url-password"] += 1
+        if masked is not None:
+            masked.append(pw)
         return m.group("head") + MARK.format("url-password")
 
     return repl
 
 
-def _mask_keys(text: str, counts: Counter[str]) -> str:
+def _context(rule: ContextRule, counts: Counter[str], masked: list[str] | None
+             ) -> Callable[[re.Match[str]], str]:
+    """A `re.sub` callback that masks a context rule's `value` group when its check passes."""
+    check = CHECKS[rule.check]
+
+    def repl(m: re.Match[str]) -> str:
+        value = m.group("value")
+        if not check(value):
+            return m.group(0)
+        counts[rule.kind] += 1
+        if masked is not None:
+            masked.append(value)
+        s, e = m.span("value")
+        base = m.start()
+        text = m.group(0)
+        return text[: s - base] + MARK.format(rule.kind) + text[e - base:]
+
+    return repl
+
+
+def _mask_keys(text: str, counts: Counter[str], masked: list[str] | None = None) -> str:
     """Private-key blocks: the BEGIN and END lines stay, each line between is masked."""
     out: list[str] = []
     in_key = False
@@ -256,6 +315,8 @@ def _mask_keys(text: str, counts: Counter[str]) -> str:
                 out.append(line + ending)
                 continue
             if _key_body(line) or line == _PEM_MARK:
+                if masked is not None and line.strip() and line != _PEM_MARK:
+                    masked.append(line.strip())
                 out.append((_PEM_MARK if line.strip() else line) + ending)
                 continue
             in_key = False  # not a key body after all: an ordinary line (maybe another BEGIN)
@@ -265,12 +326,16 @@ def _mask_keys(text: str, counts: Counter[str]) -> str:
             if end:  # the whole key on one line (a string with \n escapes)
                 if line[begin.end():end.start()].strip():
                     counts["private-key"] += 1
+                    if masked is not None:
+                        masked.extend(line[begin.end():end.start()].split("\\n"))
                     line = line[: begin.end()] + _PEM_MARK + line[end.start():]
             else:
                 tail = line[begin.end():]
                 nxt = raws[n + 1].strip() if n + 1 < len(raws) else ""
                 if _key_text(tail):  # key text right after BEGIN
                     counts["private-key"] += 1
+                    if masked is not None:
+                        masked.append(tail.strip())
                     line = line[: begin.end()] + _PEM_MARK
                     in_key = True
                 elif tail == _PEM_MARK:  # masked before
@@ -282,7 +347,8 @@ def _mask_keys(text: str, counts: Counter[str]) -> str:
     return "".join(out)
 
 
-def _spans(text: str, haystack: str, needles: tuple[str, ...], after: int) -> list[tuple[int, int]]:
+def _spans(text: str, haystack: str, needles: tuple[str, ...], after: int, lines: int = 0
+           ) -> list[tuple[int, int]]:
     """Merged (start, end) spans of the lines around every needle found in `haystack`.
 
     `haystack` is `text` or its lower-case copy (same length). A line longer than `_LONG_LINE`
@@ -295,6 +361,8 @@ def _spans(text: str, haystack: str, needles: tuple[str, ...], after: int) -> li
         while i != -1:
             a = text.rfind("\n", 0, i) + 1
             b = text.find("\n", i)
+            for _ in range(lines):  # and the lines after (a value below its name)
+                b = text.find("\n", b + 1) if b != -1 else -1
             b = len(text) if b == -1 else b
             if b - a > _LONG_LINE:
                 a, b = max(a, i - 128), min(b, i + after)
@@ -310,18 +378,24 @@ def _spans(text: str, haystack: str, needles: tuple[str, ...], after: int) -> li
     return merged
 
 
+def _lower(text: str) -> str:
+    """A lower-case copy of the same length (a few letters lower-case to two characters)."""
+    low = text.lower()
+    return low if len(low) == len(text) else "".join(c.lower()[:1] or c for c in text)
+
+
 def _sub_near(
     text: str,
+    haystack: str,
     needles: tuple[str, ...],
     edit: Callable[[str, bool], str],
-    lower: bool = False,
     after: int = 1280,
+    lines: int = 0,
 ) -> str:
-    """Apply `edit(piece, whole_line)` to the spans of text around the needles only."""
-    haystack = text.lower() if lower else text
-    if lower and len(haystack) != len(text):  # a few letters lower-case to two characters
-        haystack = "".join(c.lower()[:1] or c for c in text)
-    spans = _spans(text, haystack, needles, after)
+    """Apply `edit(piece, whole_line)` to the spans of text around the needles only.
+
+    `haystack` is where the needles are looked for: the text or its `_lower` copy."""
+    spans = _spans(text, haystack, needles, after, lines)
     if not spans:
         return text
     out: list[str] = []
@@ -335,39 +409,91 @@ def _sub_near(
     return "".join(out)
 
 
-def redact_text(text: str, counts: Counter[str] | None = None) -> str:
+class _Scan:
+    """The text being redacted, its lower-case copy and which needles it holds, worked out
+    again only when a rule changed the text (rarely): a rule whose needles are absent costs a
+    dictionary look-up, and forty rules share a handful of needles."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._low: str | None = None
+        self._has: dict[tuple[str, bool], bool] = {}
+
+    @property
+    def low(self) -> str:
+        if self._low is None:
+            self._low = _lower(self.text)
+        return self._low
+
+    def has(self, needles: tuple[str, ...], lower: bool) -> bool:
+        for n in needles:
+            hit = self._has.get((n, lower))
+            if hit is None:
+                hit = self._has[(n, lower)] = n in (self.low if lower else self.text)
+            if hit:
+                return True
+        return False
+
+    def sub_near(self, needles: tuple[str, ...], edit: Callable[[str, bool], str],
+                 lower: bool = False, after: int = 1280, lines: int = 0) -> None:
+        if not self.has(needles, lower):
+            return
+        out = _sub_near(self.text, self.low if lower else self.text, needles, edit, after, lines)
+        if out != self.text:
+            self.__init__(out)  # type: ignore[misc]
+
+
+def redact_text(
+    text: str, counts: Counter[str] | None = None, masked: list[str] | None = None,
+    second_stage: bool = True,
+) -> str:
     """The text with every credential-looking string masked; the same lines, in the same places.
 
-    `counts`, when given, receives how many of each kind were masked. Cheap on text without
-    secrets: each rule runs only on the lines where its literal needle, or a secret-sounding
-    word, occurs.
+    `counts`, when given, receives how many of each kind were masked, and `masked` the values
+    themselves (see `Redactor`). Cheap on text without secrets: each rule runs only on the
+    lines where its literal needle, or a secret-sounding word, occurs, and detect-secrets (the
+    `second_stage`) only on lines that still hold a random-looking token.
     """
     counts = counts if counts is not None else Counter()
     if len(text) < MIN_LITERAL:
         return text
+    original = text
     if "PRIVATE KEY" in text:
-        text = _mask_keys(text, counts)
+        text = _mask_keys(text, counts, masked)
+    scan = _Scan(text)
     for kind, needles, rx in _TOKEN_RULES:
 
         def token(m: re.Match[str], kind: str = kind) -> str:
             counts[kind] += 1
+            if masked is not None:
+                masked.append(m.group(0))
             return MARK.format(kind)
 
-        text = _sub_near(text, needles, lambda piece, _w, rx=rx, token=token: rx.sub(token, piece),
-                         after=17000)
-    url = _url_password(counts)
-    text = _sub_near(text, ("://",), lambda piece, _w: _URL_CREDENTIALS.sub(url, piece))
-    bearer = _mask_value(counts, lambda m: "bearer-token")
-    text = _sub_near(text, ("earer",), lambda piece, _w: _BEARER.sub(bearer, piece), after=4200)
-    named = _mask_value(counts, lambda m: _kind_of(m.group("name")))
-    bare = _mask_value(counts, lambda m: _kind_of(m.group("name")), bare=True)
+        scan.sub_near(needles, lambda piece, _w, rx=rx, token=token: rx.sub(token, piece),
+                      after=17000)
+    url = _url_password(counts, masked)
+    scan.sub_near(("://",), lambda piece, _w: _URL_CREDENTIALS.sub(url, piece))
+    bearer = _mask_value(counts, lambda m: "bearer-token", masked=masked)
+    scan.sub_near(("earer",), lambda piece, _w: _BEARER.sub(bearer, piece), after=4200)
+    for rule in CONTEXTS:
+        repl = _context(rule, counts, masked)
+        scan.sub_near(rule.needles,
+                      lambda piece, _w, rx=rule.pattern, repl=repl: rx.sub(repl, piece),
+                      lower=True, lines=rule.lines)
+    named = _mask_value(counts, lambda m: _kind_of(m.group("name")), masked=masked)
+    bare = _mask_value(counts, lambda m: _kind_of(m.group("name")), bare=True, masked=masked)
 
     def assignments(piece: str, whole_lines: bool) -> str:
         piece = _QUOTED.sub(named, piece)
         # `^` and `$` of the unquoted rule must be real line ends: whole lines only
         return _BARE.sub(bare, piece) if whole_lines else piece
 
-    return _sub_near(text, _HINTS, assignments, lower=True)
+    scan.sub_near(_HINTS, assignments, lower=True)
+    text = scan.text
+    if second_stage:  # detect-secrets on the lines that still hold a random-looking token
+        text = detectsecrets.redact(text, MARK, counts, masked, _placeholder)
+    # the same object when nothing changed: memos keyed by text then find it at once
+    return original if text == original else text
 
 
 def summary(counts: Counter[str]) -> str:
@@ -375,10 +501,94 @@ def summary(counts: Counter[str]) -> str:
     return ", ".join(f"{n} {k}" for k, n in sorted(counts.items()) if n)
 
 
+def _redact_keeping(text: str) -> tuple[str, tuple[str, ...]]:
+    masked: list[str] = []
+    return redact_text(text, masked=masked), tuple(masked)
+
+
+_redacted = TextMemo(_redact_keeping)
+"""A file's redacted text and what was masked in it, between retrievals too: the same top files
+come back often."""
+
+@functools.lru_cache(maxsize=8192)
+def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
+    """redact_text of a short string, and what it masked (lower-cased): the trace's terms and
+    the reasons' names come back in every cycle and retrieval."""
+    masked: list[str] = []
+    # not the second stage: detect-secrets' keyword detector reads prose such as a reason's
+    # "has `PasswordResetError`, `secret_key_rotation`" as an assignment; terms were learned
+    # from redacted text, and `Redactor.masked` catches a piece of what the files masked
+    return redact_text(s, masked=masked, second_stage=False), tuple(m.lower() for m in masked)
+
+
+MIN_FRAGMENT = 5
+"""A word of an output this long that occurs inside a masked value is masked too (shorter ones,
+`key`, `app`, are too common to say anything)."""
+_WORD = re.compile(r"[A-Za-z0-9_+/=.~-]{%d,}" % MIN_FRAGMENT)
+
+
+class Redactor:
+    """Redaction for one retrieval: the one place where what a retrieval hands out is masked.
+
+    Every file text the loop reads goes through `text`, so nothing is learned from inside a
+    masked span (REFINE's feedback, surface forms, used names read the redacted text), and
+    `result` masks the finished result as a whole before any surface serialises it: the regions,
+    and every word the trace, the reasons and the missing names hold — by the same rules as the
+    regions, and by what this retrieval masked in the files it read (a term the index learned
+    from a credential's tail is such a fragment).
+    """
+
+    def __init__(self) -> None:
+        self.masked: set[str] = set()
+        """Every value masked in the texts handed out by `text`, lower-cased."""
+
+    def text(self, text: str | None) -> str | None:
+        """A file's text as the loop may read it: credentials masked, lines kept."""
+        if text is None:
+            return None
+        out, masked = _redacted(text)
+        self.masked.update(m.lower() for m in masked)
+        return out
+
+    def words(self, s: str) -> str:
+        """A short output string (a term, a reason, a name) with credentials masked."""
+        if not s:
+            return s
+        s, masked = _redact_words(s)
+        self.masked.update(masked)
+        if not self.masked:
+            return s
+        return _WORD.sub(self._fragment, s)
+
+    def _fragment(self, m: re.Match[str]) -> str:
+        low = m.group().lower()
+        return MARK.format("credential") if any(low in v for v in self.masked) else m.group()
+
+    def result(self, result: RetrievalResult) -> RetrievalResult:
+        """A copy of a result with credentials masked in every string it hands out but paths."""
+        files = []
+        for f in result.files:
+            files.append(replace(f, regions=[replace(r, text=self.text(r.text) or "")
+                                             for r in f.regions]))
+        w = self.words
+        files = [
+            replace(f, reason=w(f.reason), missing=[w(m) for m in f.missing],
+                    regions=[replace(r, why=w(r.why)) for r in f.regions])
+            for f in files
+        ]
+        trace = []
+        for t in result.trace:
+            q = t.query
+            query = replace(
+                q, keywords=tuple(replace(c, text=w(c.text)) for c in q.keywords),
+                focus_areas=tuple(w(a) for a in q.focus_areas),
+                fallback=tuple(replace(c, text=w(c.text)) for c in q.fallback),
+            )
+            trace.append(replace(t, query=query, learned=[w(x) for x in t.learned],
+                                 gaps=[w(g) for g in t.gaps]))
+        return replace(result, task=w(result.task), files=files, trace=trace)
+
+
 def redact_result(result: RetrievalResult) -> RetrievalResult:
-    """A copy of a result with every region's text masked (for results that come from outside)."""
-    files = [
-        replace(f, regions=[replace(r, text=redact_text(r.text)) for r in f.regions])
-        for f in result.files
-    ]
-    return replace(result, files=files)
+    """A result that comes from outside (a client sends one back to render) masked as a whole."""
+    return Redactor().result(result)

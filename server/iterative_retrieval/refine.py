@@ -2,8 +2,8 @@
 
 Four sources, strongest first: pseudo-relevance feedback (terms frequent in the best files, rare
 in the repository); close variants of task words with no evidence (rapidfuzz over the index
-vocabulary); programming synonyms for words the code never uses; and focus areas — the symbols
-the best files use whose definitions are not in the result yet. Files under 0.2 are excluded.
+vocabulary); programming synonyms for words the code never uses; and focus areas — the names
+the implementing files use whose definitions no cycle has looked at. Files under 0.2 are excluded.
 """
 
 from __future__ import annotations
@@ -13,20 +13,27 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from .config import ablated
-from .dispatch import SearchCache
+from .graph import Use
 from .index import Index
 from .models import Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
 from .query import STOP_WORDS, TASK_VERBS
+from .run import Run
+from .search import SearchCache
 from .synonyms import synonyms
 from .textmemo import TextMemo
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem, term_counts
 
 HIGH = 0.7
 """The pattern's threshold for a file that counts as good context (stop rule)."""
+GOOD = 0.5
+"""Files from the related band up cover the task's concepts (gaps)."""
 EXCLUDE_BELOW = 0.2
 FEEDBACK_FILES = 5
+FEEDBACK_SCORE = 0.4
+"""The best files whose words REFINE learns: own evidence at least this."""
 LEARNED_WEIGHT = 0.6
 VARIANT_WEIGHT = 0.9
 SYNONYM_WEIGHT = 0.8
@@ -59,12 +66,14 @@ class Gaps:
 
 
 def find_gaps(
-    evals: list[Evaluation], task_concepts: list[Concept], found: Callable[[Concept], bool] = bool
+    evals: list[Evaluation], task_concepts: Sequence[Concept],
+    found: Callable[[Concept], bool] = bool,
 ) -> Gaps:
-    """`found(c)`: whether anything in the repository matches concept c. One that nothing matches
-    (the reporter's /Users/me/sandbox, a package of their pip list) no cycle can fill: a weak gap,
-    never a critical one that keeps the loop going."""
-    good = [e for e in evals if e.score >= 0.5][:10]
+    """Task concepts that no file of the related band or above covers. `found(c)`: whether
+    anything in the repository matches concept c: one that nothing matches (the reporter's
+    /Users/me/sandbox, a package of their pip list) no cycle can fill: a weak gap, never a
+    critical one that keeps the loop going."""
+    good = [e for e in evals if e.relevance >= GOOD][:10]
     covered = {w for e in good for w in e.covers}
     # a scope says where to look, not what to find: no file owes it anything
     wanted = [c for c in task_concepts if c.text not in covered and c.kind != "scope"]
@@ -72,67 +81,35 @@ def find_gaps(
     return Gaps([c.text for c in critical], [c.text for c in wanted if c not in critical])
 
 
-def missing_context(
-    index: Index, evals: list[Evaluation], task_stems: set[str], kept: set[str], files: dict
-) -> list[str]:
-    """Fill each good file's `missing`: names it uses that are defined only in files not kept."""
-    focus: Counter[str] = Counter()
-    good = [e for e in evals if e.score >= 0.5][:8]
-    for ev in good:
-        names = ev.used_names
-        if not names:
-            continue
-        defs = index.definers(n.lower() for n in names)
-        ranked: list[tuple[float, str]] = []
-        for name in names:
-            where = defs.get(name.lower())
-            if not where:
-                continue  # defined nowhere in the index
-            paths: set[str] = set()
-            for fid in where:
-                row = files.get(fid)
-                if row is not None:
-                    paths.add(row.path)
-                    if len(paths) > 3:
-                        break  # a common name: defined in too many files to point anywhere
-            if len(paths) > 3 or not paths or ev.path in paths or paths & kept:
-                continue
-            overlap = len({stem(t) for t in identifier_terms(name)} & task_stems)
-            ranked.append((overlap * 2 + (1 if name[0].isupper() else 0), name))
-        ranked.sort(key=lambda t: -t[0])
-        ev.missing = [n for score, n in ranked[:5] if score > 0]
-        for score, n in ranked[:5]:
-            focus[n] += score + ev.score
-    return [n for n, _ in focus.most_common(MAX_FOCUS)]
+def focus_areas(uses: Sequence[Use], evaluated: set[str]) -> list[str]:
+    """Names the implementing files use whose definitions no cycle has looked at yet: the
+    next cycle's focus, most telling first."""
+    weight: Counter[str] = Counter()
+    for u in uses:
+        if not evaluated.issuperset(u.definers):
+            weight[u.name] += u.weight
+    return [n for n, _ in weight.most_common(MAX_FOCUS)]
 
 
-def refine(
-    index: Index,
-    query: Query,
-    evals: list[Evaluation],
-    task_concepts: list[Concept],
-    task_text: str,
-    cache: SearchCache,
-    read_text: Callable[[str], str | None],
-    focus: list[str],
-    gaps: Gaps,
-    excluded: set[str],
-) -> Refinement:
+def refine(run: Run, query: Query, evals: list[Evaluation], focus: list[str], gaps: Gaps,
+           excluded: set[str]) -> Refinement:
+    """The next cycle's query: learned terms, the folders of the implementing files, the
+    focus areas, and confident excludes (evals: best own score first)."""
     known = {t for c in query.keywords for t in c.terms}
     learned: list[Concept] = []
     if not ablated("feedback"):
-        learned += _feedback(index, evals, known, read_text, cache)
+        learned += _feedback(run, evals, known)
     known |= {t for c in learned for t in c.terms}
     if not ablated("synonyms"):
-        learned += variants_and_synonyms(index, task_concepts, gaps, task_text, known, cache, read_text)
+        learned += variants_and_synonyms(run, gaps, known)
     if ablated("focus"):
         focus = []
 
     new_excl = [
         e.path for i, e in enumerate(evals)
-        if e.score < EXCLUDE_BELOW and i >= 10 and e.path not in excluded
+        if e.relevance < EXCLUDE_BELOW and i >= 10 and e.path not in excluded
     ]
-    good = [e for e in evals if e.score >= HIGH][:6]
+    good = [e for e in evals if e.role == "implements"][:6]
     patterns = list(query.patterns)
     for e in good:
         folder = e.path.rsplit("/", 1)[0] if "/" in e.path else ""
@@ -149,28 +126,23 @@ def refine(
     return Refinement(new_query, [c.text for c in learned], new_excl, focus)
 
 
-def _feedback(
-    index: Index,
-    evals: list[Evaluation],
-    known: set[str],
-    read_text: Callable[[str], str | None],
-    cache: SearchCache,
-) -> list[Concept]:
+def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
     """RM3-style: terms frequent in the top files, rare in the repository."""
-    top = [e for e in evals[:FEEDBACK_FILES] if e.score >= 0.4]
+    top = [e for e in evals[:FEEDBACK_FILES] if e.score >= FEEDBACK_SCORE]
     if not top:
         return []
+    index, cache, read_text = run.index, run.search, run.read_text
     n = max(index.file_count(), 2)
     scores: Counter[str] = Counter()
     support: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for ev in top:
-        counts = cache.counts.get(ev.path)
+        counts = run.counts.get(ev.path)
         if counts is None:
             text = read_text(ev.path)
             if not text:
                 continue
-            counts = cache.counts[ev.path] = _term_counts(text)
+            counts = run.counts[ev.path] = _term_counts(text)
         counts = Counter(counts)
         total = sum(counts.values()) or 1
         sym_counts, sym_surface = _symbol_terms(ev.symbols)
@@ -248,16 +220,10 @@ def surface_of(
     return term
 
 
-def variants_and_synonyms(
-    index: Index,
-    task_concepts: list[Concept],
-    gaps: Gaps,
-    task_text: str,
-    known: set[str],
-    cache: SearchCache,
-    read_text: Callable[[str], str | None],
-) -> list[Concept]:
+def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept]:
     """Close spellings (rapidfuzz) and programming synonyms for task words with no evidence."""
+    index, cache, read_text = run.index, run.search, run.read_text
+    task_concepts, task_text = list(run.task_concepts), run.task
     n = max(index.file_count(), 1)
     out: list[Concept] = []
     words_ids = [c for c in task_concepts if c.kind in ("word", "identifier")]
@@ -268,8 +234,8 @@ def variants_and_synonyms(
 
     # phrases of two task words ("rate limiting") are looked up joined, as code writes them
     words = [w.lower() for w in _WORDS_RE.findall(task_text[:2000])]
-    phrases = ["".join(split_identifier(a + "_" + b)) for a, b in zip(words, words[1:])]
-    pair_words = list(zip(words, words[1:]))
+    pair_words = list(pairwise(words))
+    phrases = ["".join(split_identifier(a + "_" + b)) for a, b in pair_words]
     by_text = {c.text.lower(): c.text for c in task_concepts}
     syn_sources: list[tuple[str, tuple[str, ...]]] = [(c.text, (c.text,)) for c in targets]
     for phrase, (a, b) in zip(phrases, pair_words):

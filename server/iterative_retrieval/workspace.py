@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import PROJECT_IGNORE_FILE
+from .credential_files import is_data
 from .gitignore import GitIgnore
 from .lines import split_lines
 
@@ -46,18 +47,23 @@ EXCLUDED_SUFFIXES = tuple(
 
 SECRET_NAMES = frozenset(
     """
-    .env .envrc .netrc _netrc .npmrc .yarnrc.yml .pypirc .pgpass .my.cnf .htpasswd credentials
+    .env .envrc .netrc _netrc .npmrc .yarnrc .yarnrc.yml .pypirc .pgpass .my.cnf .htpasswd
+    credentials
     .git-credentials .dockercfg .vault-token .boto .s3cfg .terraformrc .token .secrets kubeconfig
     token.json
     """.split()
 )
 SECRET_SUFFIXES = (
     ".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".crt", ".cer", ".der",
-    ".ppk", ".kdbx", ".tfstate", ".tfvars", ".asc", ".gpg", ".kubeconfig",
+    ".ppk", ".kdbx", ".tfstate", ".tfstate.backup", ".tfvars", ".asc", ".gpg", ".kubeconfig",
 )
 SECRET_PREFIXES = ("id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".env.", "credentials.",
                    "secrets.", "service-account", "kubeconfig.")
-SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker", ".azure"})
+SECRET_DIRS = frozenset({".aws", ".ssh", ".gnupg", ".kube", ".docker", ".azure", ".m2"})
+SECRET_FOLDERS = frozenset({"secrets", "credentials"})
+"""Folders that by convention hold secrets (Docker and Compose secrets, mounted credentials):
+every file in them is secret except program source. An SDK's `credentials/` package (the
+providers of aws-sdk-go, say) is code a task may need; a secret pasted into it is redacted."""
 _SECRET_JSON_RE = re.compile(
     r"((credential|secret)s?|service[-_]?account|adminsdk|sa[-_]key)[^/]*\.(json|ya?ml)$", re.I
 )
@@ -84,6 +90,8 @@ class WorkspaceFile:
     abs: str
     stat: os.stat_result | None = field(default=None, compare=False, repr=False)
     """Its os.stat() as the listing saw it, so a refresh needs no second system call."""
+    secret: bool = False
+    """A secret file (by name, folder or link target): listed only to be counted, never read."""
 
 
 def check_root(root: str | os.PathLike[str]) -> Path:
@@ -116,15 +124,31 @@ def is_secret(rel: str) -> bool:
     return _secret(rel, name, folder_flags(folder))
 
 
+def secret_target(root: Path, path: str | os.PathLike[str]) -> bool:
+    """True when a path inside root leads, through a symlink on the way, to a secret file:
+    `settings.py -> .env` is judged by its target too. (A target outside root is refused by
+    `is_inside`.) Costs a realpath: for single paths, and links the listing finds."""
+    try:
+        real = os.path.realpath(path)
+    except (OSError, ValueError):
+        return False
+    base = os.fspath(root)
+    base = base if base.endswith(os.sep) else base + os.sep
+    if real == os.path.abspath(path) or not real.startswith(base):
+        return False
+    return is_secret(real[len(base):].replace(os.sep, "/"))
+
+
 def is_default_excluded(rel: str) -> bool:
     """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
     folder, _, name = rel.rpartition("/")
     return _default_excluded(name, folder_flags(folder))
 
 
-FolderFlags = tuple[bool, bool, bool]
+FolderFlags = tuple[bool, bool, bool, bool]
 """What a relative folder says of every file in it: (default-excluded, a secrets folder such as
-.ssh, a .kube folder); the same for all its files, so a listing works it out once per folder."""
+.ssh, a .kube folder, a `secrets/` or `credentials/` folder); the same for all its files, so a
+listing works it out once per folder."""
 
 
 def folder_flags(folder: str) -> FolderFlags:
@@ -134,6 +158,7 @@ def folder_flags(folder: str) -> FolderFlags:
         not EXCLUDED_DIRS.isdisjoint(parts) or ".egg-info/" in folder + "/",
         not SECRET_DIRS.isdisjoint(parts),
         bool(parts) and parts[-1] == ".kube",
+        not SECRET_FOLDERS.isdisjoint(p.lower() for p in parts),
     )
 
 
@@ -150,7 +175,13 @@ def _secret(rel: str, name: str, flags: FolderFlags) -> bool:
         or (low.endswith(_SECRET_JSON_ENDS) and bool(_SECRET_JSON_RE.search(low)))
         or (flags[2] and low == "config")
         or ((".config/" in rel or ".composer/" in rel) and bool(_SECRET_PATH_RE.search(rel)))
+        or (flags[3] and not is_source(name))
     )
+
+
+def is_source(name: str) -> bool:
+    """Whether a file name is program source (not data, configuration or text)."""
+    return not is_data(name)
 
 
 def _default_excluded(name: str, flags: FolderFlags) -> bool:
@@ -174,18 +205,28 @@ class Scope:
         self.exclude = GitIgnore(lines) if lines else None
 
     def admits(self, rel: str) -> bool:
+        """Whether one path is in scope (for buffers and file events): by name, and by the
+        target of a symlink on its way."""
         folder, _, name = rel.rpartition("/")
-        return self._admits(rel, name, folder_flags(folder))
+        return self._admits(rel, name, folder_flags(folder)) and not secret_target(
+            self.root, os.path.join(self.root, rel))
 
     def _admits(self, rel: str, name: str, flags: FolderFlags) -> bool:
-        if _default_excluded(name, flags) or _secret(rel, name, flags):
+        return not _secret(rel, name, flags) and self._wanted(rel, name, flags)
+
+    def _wanted(self, rel: str, name: str, flags: FolderFlags) -> bool:
+        """In scope but for secrecy: not default-excluded, not excluded, included."""
+        if _default_excluded(name, flags):
             return False
         if self.exclude is not None and self.exclude.match_file(rel):
             return False
         return self.include is None or self.include.match_file(rel)
 
-    def files(self) -> Iterator[WorkspaceFile]:
-        """Files in scope: git's tracked + untracked-not-ignored, else a gitignore-aware walk."""
+    def files(self, with_secrets: bool = False) -> Iterator[WorkspaceFile]:
+        """Files in scope: git's tracked + untracked-not-ignored, else a gitignore-aware walk.
+
+        `with_secrets`: secret files too, marked `secret` (the index counts them, reads none).
+        """
         rels = _git_files(self.root)
         listed = rels is not None
         if rels is None:
@@ -195,6 +236,8 @@ class Scope:
         # A folder on the way may be a symlink out of the root too (git lists the files it
         # once tracked there): one check per folder, from its parent's when that is inside.
         folders: dict[str, bool] = {}
+        folders_linked: dict[str, bool] = {}
+        """Folders with a symlink on their way (their files are judged by their real path)."""
         resolved = os.path.realpath(root) == root
 
         def inside(folder: str) -> bool:
@@ -206,8 +249,10 @@ class Scope:
             if resolved and name not in ("", ".", "..") and (not parent or inside(parent)) \
                     and not os.path.islink(prefix + folder):
                 known = True
+                folders_linked[folder] = bool(parent) and folders_linked.get(parent, False)
             else:
                 known = is_inside(self.root, os.path.join(root, folder))
+                folders_linked[folder] = True
             folders[folder] = known
             return known
 
@@ -217,21 +262,28 @@ class Scope:
             flags = flags_of.get(folder)
             if flags is None:
                 flags = flags_of[folder] = folder_flags(folder)
-            if not self._admits(rel, name, flags):
+            if not self._wanted(rel, name, flags):
+                continue
+            secret = _secret(rel, name, flags)
+            if secret and not with_secrets:
                 continue
             if listed and folder and not inside(folder):
                 continue
             ab = prefix + rel  # os.path.join, for a relative path
             try:
                 st = os.lstat(ab)  # the one system call per file of a refresh
-                if st_.S_ISLNK(st.st_mode):
+                if st_.S_ISLNK(st.st_mode) or (listed and folder and folders_linked.get(folder)):
                     if not is_inside(self.root, ab):
                         continue  # a symlink out of the root is never followed
+                    if not secret and secret_target(self.root, ab):
+                        if not with_secrets:
+                            continue  # `settings.py -> .env`: judged by its target too
+                        secret = True
                     st = os.stat(ab)
             except OSError:
                 continue  # deleted since it was listed, or a dangling link
             if st_.S_ISREG(st.st_mode):  # not a submodule's folder, a socket or a pipe
-                yield WorkspaceFile(rel, ab, st)
+                yield WorkspaceFile(rel, ab, st, secret)
 
 
 def _read_lines(path: Path) -> list[str]:

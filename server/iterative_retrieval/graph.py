@@ -1,0 +1,264 @@
+"""The code graph around the best files: who imports whom, and where what they use is defined.
+
+Two kinds of link join a file to the files a task is about:
+- an import link: it imports one of them, or one of them imports it (module names as import
+  statements write them, in any language the outline reads);
+- a definition link: it defines a name one of them uses, a call or a type, found through the
+  index's definitions — the context a fix needs besides the file it changes.
+EVALUATE weighs import links to the strongest candidates as evidence; relevance.py puts the
+files linked to the task's best files in the related band, with the link as the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .index import FileRow, Index
+from .models import Evaluation, symbol_names
+from .run import Run
+from .textmemo import TextMemo
+from .tokenize import identifier_terms, stem
+
+COMMON_NAME = 3
+"""A name defined in more files than this is too common to point at one of them."""
+USES_PER_FILE = 5
+"""The names of one file whose definitions are looked up: the most telling first."""
+USED_NAMES_MAX = 400
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link from a file to one of the task's best files (`other`)."""
+
+    kind: str
+    """imports, imported by, or defines (a name `other` uses)."""
+    other: str
+    """Path of the best file at the other end."""
+    name: str = ""
+    """For a definition link: the name `other` uses…"""
+    line: int = 0
+    """…and the line where it first does (1-based; 0 when unknown)."""
+
+    def __str__(self) -> str:
+        base = self.other.rsplit("/", 1)[-1]
+        if self.kind == "defines":
+            return f"defines `{self.name}`, used by {base}" + (f":{self.line}" if self.line else "")
+        return f"{self.kind} {base}"
+
+
+# -- import links --------------------------------------------------------------------------------
+
+_SEP_RE = re.compile(r"[\\/.:]+")
+_FOLDER_MODULES = ("index", "__init__", "mod", "main")
+"""Files an import of their folder means (JS/TS index, Python package, Rust mod.rs)."""
+_PACKAGE_FOLDER_EXTS = (".go",)
+"""Languages that import a folder (a Go package), not a file."""
+SUFFIX_PARTS = 3
+AMBIGUOUS = 3
+"""An import resolved by its last segment alone must name at most this many files."""
+_NOT_MODULES = frozenset({"js", "ts", "mjs", "cjs", "jsx", "tsx", "py", "go", "rs", "h", "hpp"})
+
+
+def module_parts(path: str) -> list[str]:
+    """The module path an import names this file by: its path without extension, its folder for
+    a folder's index file or a Go file (lower case)."""
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    parts = stem.lower().split("/")
+    if len(parts) > 1 and (parts[-1] in _FOLDER_MODULES or path.endswith(_PACKAGE_FOLDER_EXTS)):
+        parts = parts[:-1]
+    return parts
+
+
+def module_table(index: Index, files: dict[int, FileRow]) -> dict[str, list[str]]:
+    """The last one to SUFFIX_PARTS segments of each file's module path → the files, once per
+    index version (a file is also under its own stem, so `import ./throttle` finds
+    throttle.ts whatever its folder's module name)."""
+    memo = index.derived("modules")
+    table = memo.get("table")
+    if table is None:
+        table = {}
+        for row in files.values():
+            own = row.path.rsplit(".", 1)[0].lower().split("/")
+            for parts in (module_parts(row.path), own):
+                for k in range(1, min(SUFFIX_PARTS, len(parts)) + 1):
+                    bucket = table.setdefault("/".join(parts[-k:]), [])
+                    if not bucket or bucket[-1] != row.path:
+                        bucket.append(row.path)
+        memo["table"] = table
+    return table
+
+
+def resolve_import(importer: str, target: str, table: dict[str, list[str]]) -> list[str]:
+    """The files an import statement of `importer` names: a relative import from its folder,
+    a dotted or slashed module path by its longest known suffix (`sympy.core` is sympy/core/,
+    not strategies/core.py); a bare name only when few files carry it."""
+    target = target.strip("'\"<> ")
+    if not target:
+        return []
+    folder = importer.rsplit("/", 1)[0].split("/") if "/" in importer else []
+    if target.startswith("."):
+        if "/" in target or target in (".", ".."):  # JS/TS: ./a, ../b/c
+            base = list(folder)
+            for seg in target.split("/"):
+                if seg == "..":
+                    base = base[:-1]
+                elif seg not in (".", ""):
+                    base.append(seg)
+            segs = base
+        else:  # Python: .a.b, ..c
+            dots = len(target) - len(target.lstrip("."))
+            base = folder[: len(folder) - (dots - 1)] if dots > 1 else list(folder)
+            segs = base + [s for s in target[dots:].split(".") if s]
+        exact = True
+    else:
+        segs = [s for s in _SEP_RE.split(target) if s]
+        exact = False
+    segs = [s.lower() for s in segs]
+    if segs and segs[-1] in _NOT_MODULES:
+        segs = segs[:-1]
+    longest = min(SUFFIX_PARTS, len(segs))
+    # a relative import names one place: no shorter, looser guess
+    for k in ([longest] if exact else range(longest, 0, -1)):
+        hits = table.get("/".join(segs[-k:]))
+        if hits and (exact or k > 1 or len(hits) <= AMBIGUOUS):
+            return [h for h in hits if h != importer]
+    return []
+
+
+def import_links(
+    index: Index, files: dict[int, FileRow], evals: Sequence[Evaluation],
+    anchors: Sequence[Evaluation],
+) -> dict[int, list[Link]]:
+    """id(evaluation) → its import links to the anchors, "imported by" first, each kind in the
+    anchors' order (so that a reason reads the same on every run)."""
+    if not anchors:
+        return {}
+    table = module_table(index, files)
+    imports = index.imports_of_many(list({e.file_id for e in [*evals, *anchors]}))
+
+    def targets(ev: Evaluation) -> set[str]:
+        return {p for t in imports.get(ev.file_id, ()) for p in resolve_import(ev.path, t, table)}
+
+    anchor_targets = {id(a): targets(a) for a in anchors}
+    anchor_paths = {a.path for a in anchors}
+    out: dict[int, list[Link]] = {}
+    for ev in evals:
+        links = [Link("imported by", a.path) for a in anchors
+                 if a.path != ev.path and ev.path in anchor_targets[id(a)]]
+        mine = targets(ev) & anchor_paths if ev.path not in anchor_paths or len(anchors) > 1 \
+            else set()
+        links += [Link("imports", a.path) for a in anchors if a.path != ev.path and a.path in mine]
+        if links:
+            out[id(ev)] = list(dict.fromkeys(links))
+    return out
+
+
+# -- definition links ---------------------------------------------------------------------------
+
+# Possessive runs: a shorter run would end before a word character, where neither pattern can
+# go on, so the matches are the same without the backtracking over every identifier.
+_CALL_RE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]{2,}+)\s*\(")
+_TYPE_RE = re.compile(r"\b([A-Z][a-z0-9]++[A-Z][A-Za-z0-9]*+)\b")
+
+
+def _names_used_by(text: str) -> tuple[str, ...]:
+    """Every name over three characters a text calls or mentions as a type, sorted."""
+    used = set(_CALL_RE.findall(text)) | set(_TYPE_RE.findall(text))
+    return tuple(sorted(u for u in used if len(u) > 3))
+
+
+_names_in = TextMemo(_names_used_by)
+
+
+def used_names(run: Run, ev: Evaluation) -> list[str]:
+    """Names a file calls or mentions as types, minus its own (remembered for the run)."""
+    hit = run.used.get(ev.path)
+    if hit is not None:
+        return hit
+    text = run.read_text(ev.path)
+    out: list[str] = []
+    if text:
+        own = set(symbol_names(ev.symbols))
+        for name in _names_in(text):
+            if name not in own:
+                out.append(name)
+                if len(out) == USED_NAMES_MAX:
+                    break
+    run.used[ev.path] = out
+    return out
+
+
+@dataclass(frozen=True)
+class Use:
+    """A name a file uses whose definition lies in other files."""
+
+    name: str
+    user: str
+    """Path of the file that uses it."""
+    line: int
+    """1-based line of its first use (0 when not found)."""
+    definers: tuple[str, ...]
+    """Paths of the files that define it (at most COMMON_NAME)."""
+    weight: float
+    """How telling the name is: its words the task says, and a type name's capital."""
+
+
+def uses_of(run: Run, ev: Evaluation) -> list[Use]:
+    """The names `ev` uses that other files define, most telling first (at most USES_PER_FILE):
+    names that share the task's words, then type-like names; a name defined in many files
+    (a common method name) points nowhere and is left out."""
+    names = used_names(run, ev)
+    if not names:
+        return []
+    files = run.files()
+    task_stems = run.task_stems
+    defs = run.index.definers(n.lower() for n in names)
+    ranked: list[tuple[float, str, tuple[str, ...]]] = []
+    for name in names:
+        where = defs.get(name.lower())
+        if not where:
+            continue
+        paths: list[str] = []
+        for fid in where:
+            row: FileRow | None = files.get(fid)
+            if row is not None and row.path not in paths:
+                paths.append(row.path)
+                if len(paths) > COMMON_NAME:
+                    break
+        if not paths or len(paths) > COMMON_NAME or ev.path in paths:
+            continue
+        overlap = len({stem(t) for t in identifier_terms(name)} & task_stems)
+        weight = overlap * 2 + (1 if name[0].isupper() else 0)
+        if weight > 0:
+            ranked.append((weight, name, tuple(sorted(paths))))
+    ranked.sort(key=lambda t: -t[0])
+    ranked = ranked[:USES_PER_FILE]
+    text = run.read_text(ev.path) or ""
+    return [Use(name, ev.path, first_line(text, name), paths, w) for w, name, paths in ranked]
+
+
+def first_line(text: str, name: str) -> int:
+    """1-based line of the first whole-word use of `name` in text (0 when absent)."""
+    m = re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", text)
+    return text.count("\n", 0, m.start()) + 1 if m else 0
+
+
+def definition_links(uses: Iterable[Use]) -> dict[str, list[Link]]:
+    """definer path → its definition links (one per name and user, the most telling first)."""
+    out: dict[str, list[Link]] = {}
+    for u in sorted(uses, key=lambda u: -u.weight):
+        for p in u.definers:
+            link = Link("defines", u.user, u.name, u.line)
+            if link not in out.setdefault(p, []):
+                out[p].append(link)
+    return out
+
+
+def missing(run: Run, ev: Evaluation, handed_out: Sequence[Evaluation]) -> list[str]:
+    """The names an implementing file uses whose definitions are in no file handed out."""
+    if ev.role != "implements":
+        return []
+    given = {e.path for e in handed_out}
+    return [u.name for u in uses_of(run, ev) if given.isdisjoint(u.definers)]

@@ -1,0 +1,66 @@
+"""One retrieval's run: the value that passes through DISPATCH, EVALUATE, REFINE and LOOP.
+
+Every phase takes the Run instead of a long list of positional parameters: the index it
+searches, the task's own concepts, how to read a file, how to stop and report, and the memos
+the phases fill, each named for what it holds and who fills it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .index import FileRow, Index
+from .models import Concept
+from .search import SearchCache
+
+Report = Callable[[str, int, int], None]
+"""report(message, cycle, max_cycles)."""
+
+
+class Cancelled(Exception):
+    """The caller asked the loop to stop."""
+
+
+def _never() -> bool:
+    return False
+
+
+def _silent(message: str, cycle: int, total: int) -> None:
+    return None
+
+
+@dataclass
+class Run:
+    """What every phase of one retrieval reads, and the memos they share."""
+
+    index: Index
+    task: str
+    task_concepts: tuple[Concept, ...]
+    """The concepts the task itself says (REFINE adds learned ones to the query, not here)."""
+    read_text: Callable[[str], str | None]
+    """A file's current text by relative path (open buffer first), None when unreadable."""
+    should_stop: Callable[[], bool] = _never
+    report: Report = _silent
+    search: SearchCache = field(default_factory=SearchCache)
+    """Index look-ups (term hits, the file list, path matches), shared by every phase."""
+    used: dict[str, list[str]] = field(default_factory=dict)
+    """path → names the file calls or mentions as types (EVALUATE, for missing context)."""
+    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    """path → stemmed term counts of the file's text (REFINE's feedback)."""
+    guess: bool = False
+    """Only the task's generic words found anything (LOOP): relevance stays in the related band."""
+
+    @property
+    def task_stems(self) -> set[str]:
+        return {t for c in self.task_concepts for t in c.terms}
+
+    def files(self) -> dict[int, FileRow]:
+        """id → row of every indexed file (the index's memo: read-only)."""
+        return self.search.all_files(self.index)
+
+    def check(self) -> None:
+        """Raise Cancelled when the caller asked to stop."""
+        if self.should_stop():
+            raise Cancelled()

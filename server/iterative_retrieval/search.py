@@ -1,0 +1,133 @@
+"""Index look-ups shared by every phase: a concept's BM25 hits, the file list, path matches.
+
+A retrieval asks the index the same questions in every cycle and phase (a task word's hits, the
+files a mentioned path names); SearchCache remembers the answers for one retrieval.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .index import FileRow, Index
+from .models import Concept
+from .scope import path_keys, scope_matches
+
+PART_WEIGHT = 0.5
+PATH_HIT = 8.0
+"""BM25-scale evidence of a file named by a path or frame in the task."""
+SCOPE_HIT = 4.0
+"""BM25-scale evidence of a file whose name is a commit scope (a folder of that name: less)."""
+AMBIGUOUS_NAME = 3
+"""A file name mentioned without its folder names a file only if at most this many share it."""
+
+
+@dataclass
+class SearchCache:
+    """Per-retrieval memo of index look-ups, shared by every cycle."""
+
+    terms: dict[str, dict[int, float]] = field(default_factory=dict)
+    files: dict[int, FileRow] | None = None
+    by_path: dict[str, int] | None = None
+    paths: dict[str, list[int]] = field(default_factory=dict)
+    """mentioned path → the files it names (path_matches over the whole file list)."""
+    lower_paths: list[tuple[str, str, int]] | None = None
+    """(path, its lower case, file id) of every file, for path_matches."""
+
+    def search(self, index: Index, term: str) -> dict[int, float]:
+        hits = self.terms.get(term)
+        if hits is None:
+            hits = index.search_term(term)
+            self.terms[term] = hits
+        return hits
+
+    def search_all(self, index: Index, terms: tuple[str, ...]) -> dict[int, float]:
+        """Files containing every term, scored by the sum of the terms' BM25."""
+        hits = [self.search(index, t) for t in terms]
+        if not hits:
+            return {}
+        common = set(hits[0]).intersection(*hits[1:])
+        return {fid: sum(h[fid] for h in hits) / len(hits) for fid in common}
+
+    def all_files(self, index: Index) -> dict[int, FileRow]:
+        """id → row of every indexed file (the index's memo: read-only)."""
+        if self.files is None:
+            self.files, self.by_path, self.lower_paths = index.file_maps()
+        return self.files
+
+    def path_matches(self, index: Index, path: str) -> list[int]:
+        """path_matches over the index's files, once per mentioned path and retrieval."""
+        hits = self.paths.get(path)
+        if hits is None:
+            self.all_files(index)
+            hits = self.paths[path] = path_matches(path, self.by_path or {}, self.lower_paths)
+        return hits
+
+
+def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
+    """file id → BM25 evidence for one concept (the whole identifier beats its parts)."""
+    terms = concept.terms
+    if concept.kind in ("path", "frame"):
+        # a path names files, not words: its parts ("test", "utils") would match everywhere
+        return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
+    if concept.kind == "scope":
+        memo = index.derived("scope")
+        keys = memo.get("path_keys")
+        if keys is None:
+            keys = memo["path_keys"] = path_keys([(f.id, f.path) for f in index.all_files()])
+        return {fid: SCOPE_HIT * m for fid, m in scope_matches(concept.text, keys).items()}
+    if not terms:
+        return {}
+    if concept.kind == "quoted":
+        # the body keeps term counts, not order: a message matches where all its words occur
+        return cache.search_all(index, terms)
+    if len(terms) == 1:
+        return cache.search(index, terms[0])
+    whole, parts = terms[-1], terms[:-1]
+    out = dict(cache.search(index, whole))
+    part_hits = [cache.search(index, p) for p in parts]
+    n = len(part_hits)
+    if n:
+        ids: set[int] = set()
+        for h in part_hits:
+            ids.update(h)
+        for fid in ids:
+            present = [h[fid] for h in part_hits if fid in h]
+            # all parts present beats some; never more than the whole identifier would give
+            score = PART_WEIGHT * sum(present) / n * (len(present) / n)
+            if score > out.get(fid, 0.0):
+                out[fid] = score
+    return out
+
+
+def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
+    """(path, lower-case path, id) of each file, in order: lower() once per file, not per query."""
+    return [(rel, rel.lower(), fid) for rel, fid in files.items()]
+
+
+def path_matches(
+    path: str, files: dict[str, int], lowered: list[tuple[str, str, int]] | None = None
+) -> list[int]:
+    """Files whose relative path ends with the mentioned path (or equals its file name).
+
+    `lowered` is lowered_paths(files), when the caller keeps it.
+    """
+    if lowered is None:
+        lowered = lowered_paths(files)
+    p = path.strip("/").lower()
+    for marker in ("site-packages/", "dist-packages/", "node_modules/"):
+        if marker in p:  # an installed copy: its path inside the package is what can match
+            p = p.split(marker, 1)[1]
+    hits = [fid for rel, low, fid in lowered if low.endswith(p) and
+            (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
+    if hits:
+        # a bare name that many files share (`__init__.py`, `test_foo.py`) names none of them
+        return hits if "/" in p or len(hits) <= AMBIGUOUS_NAME else []
+    # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
+    segs = p.split("/")
+    for k in range(len(segs) - 1, 0, -1):
+        tail = "/".join(segs[-k:])
+        slash_tail = "/" + tail
+        hits = [fid for _, low, fid in lowered if low.endswith(slash_tail) or low == tail]
+        if hits and (k >= 2 or len(hits) <= AMBIGUOUS_NAME):
+            return hits
+    return []

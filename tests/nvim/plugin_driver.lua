@@ -1,0 +1,62 @@
+-- Drives clients/neovim as a user's config would, headless, and writes what it saw as JSON.
+-- Environment: IR_PLUGIN (the plugin folder), IR_SERVER (the server command, JSON), IR_ROOT (the
+-- workspace), IR_CACHE (the index folder), IR_OUT (the JSON file to write), IR_TASK.
+local out = { progress = {} }
+
+local function finish()
+  local f = assert(io.open(os.getenv("IR_OUT"), "w"))
+  f:write(vim.fn.json_encode(out))
+  f:close()
+  vim.cmd("qall!")
+end
+
+local ok, err = pcall(function()
+  -- What a plugin manager does: the plugin folder on the runtimepath, then setup{}.
+  vim.opt.rtp:append(os.getenv("IR_PLUGIN"))
+  local ir = require("iterative-retrieval")
+  ir.setup({
+    cmd = vim.fn.json_decode(os.getenv("IR_SERVER")),
+    settings = { cacheDir = os.getenv("IR_CACHE") },
+    echo_progress = false,
+  })
+  -- A statusline's view of the progress: the plugin's status() at each vim.lsp progress event
+  -- (read at once: the plugin's own handler, registered first, has run).
+  local event = vim.fn.has("nvim-0.10") == 1 and "LspProgress" or "User"
+  vim.api.nvim_create_autocmd(event, {
+    pattern = event == "User" and "LspProgressUpdate" or "*",
+    callback = function()
+      table.insert(out.progress, ir.status())
+    end,
+  })
+  out.version = vim.version and tostring(vim.version().major .. "." .. vim.version().minor) or "?"
+  vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("IR_ROOT") .. "/src/auth/auth.ts"))
+  out.root = ir.root_for()
+  vim.cmd("IRContext " .. os.getenv("IR_TASK"))
+  out.filled = vim.wait(90000, function() return #vim.fn.getqflist() > 0 end, 50)
+  out.title = vim.fn.getqflist({ title = 1 }).title
+  out.qf = {}
+  for _, it in ipairs(vim.fn.getqflist()) do
+    table.insert(out.qf, { file = vim.api.nvim_buf_get_name(it.bufnr), lnum = it.lnum, text = it.text })
+  end
+  out.quickfix_open = false
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.bo[vim.api.nvim_win_get_buf(w)].buftype == "quickfix" then
+      out.quickfix_open = true
+    end
+  end
+  vim.cmd("IRCopy a")
+  vim.wait(60000, function() return vim.fn.getreg("a") ~= "" end, 50)
+  out.register = vim.fn.getreg("a")
+  -- :IRContextSelection over lines of a scratch buffer in the workspace.
+  vim.fn.setqflist({}, "r")
+  vim.cmd("enew")
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, { "unrelated first line", "Where are invoices computed?" })
+  vim.cmd("2IRContextSelection")
+  vim.wait(90000, function() return #vim.fn.getqflist() > 0 end, 50)
+  out.selection_title = vim.fn.getqflist({ title = 1 }).title
+  out.selection_qf = #vim.fn.getqflist()
+end)
+if not ok then
+  out.error = tostring(err)
+end
+finish()
