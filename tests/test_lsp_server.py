@@ -130,13 +130,19 @@ def paths(result: dict[str, Any], n: int | None = None) -> list[str]:
     return [f["path"] for f in result["files"][:n]]
 
 
-async def wait_ready(client: LanguageClient) -> dict[str, Any]:
-    for _ in range(200):
+async def wait_ready(client: LanguageClient, bound: float = 300) -> dict[str, Any]:
+    """The status once the index is ready (or in error); `bound` seconds only turn a hang into a
+    failure (a loaded CI machine indexed the samples in well over the 10 s it once allowed)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + bound
+    while True:
         st = await command(client, "iterativeRetrieval.status")
-        if st["state"] in ("ready", "error"):
-            return st
+        if st["state"] in ("ready", "error") or loop.time() > end:
+            break
         await asyncio.sleep(0.05)
-    raise AssertionError(f"index never became ready: {st}")
+    if st["state"] not in ("ready", "error"):
+        raise AssertionError(f"index never became ready: {st}")
+    return st
 
 
 def did_open(client: LanguageClient, path: Path, text: str, version: int = 1) -> None:

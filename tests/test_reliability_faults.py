@@ -285,6 +285,76 @@ def test_an_index_damaged_while_the_engine_runs_is_rebuilt(damaged_ws, tmp_path)
         engine.close()
 
 
+def _garbage_file_rows(db: Path) -> None:
+    """Every leaf page of the file table overwritten: the schema check passes, and the first
+    read of the file list (while opening) meets the damage."""
+    conn = sqlite3.connect(db)
+    pages = [p for (p,) in conn.execute(
+        "SELECT pageno FROM dbstat WHERE name='files' AND pagetype='leaf'")]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    r = random.Random(len(pages))
+    with open(db, "r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * size)
+            fh.write(r.randbytes(size))
+
+
+def _random_writes(seed: int):
+    def damage(db: Path) -> None:
+        r = random.Random(seed)
+        size = db.stat().st_size
+        with open(db, "r+b") as fh:
+            for _ in range(50):
+                fh.seek(r.randrange(size))
+                fh.write(r.randbytes(r.randrange(1, 64)))
+
+    return damage
+
+
+def test_an_index_damaged_past_the_schema_check_is_rebuilt_on_disk(damaged_ws, tmp_path):
+    """Damage that opening meets after the schema check: the next run rebuilds the file on disk
+    and answers as a fresh cache does; the run after reads it without a word. (It used to warn
+    "using a temporary in-memory index" and re-index everything at every run, for ever.)"""
+    root, _files, expected = damaged_ws
+    cache = tmp_path / "cache"
+    assert answer(root, cache) == expected
+    db = index_path_for(check_root(root), cache)
+    _garbage_file_rows(db)
+    run = ("retrieve", TASK, "--root", str(root), "--cache-dir", str(cache), "--json")
+    first = cli(*run)
+    assert first.returncode == 0, first.stderr
+    assert "rebuilding" in first.stderr and "in-memory" not in first.stderr, first.stderr
+    second = cli(*run)
+    assert second.returncode == 0 and second.stderr == "", second.stderr
+    for p in (first, second):
+        files = json.loads(p.stdout)["files"]
+        assert [(f["path"], [(r["start_line"], r["end_line"], r["text"]) for r in f["regions"]])
+                for f in files] == [(path, regions) for path, _, regions in expected]
+        assert [f["relevance"] for f in files] == pytest.approx([e[1] for e in expected],
+                                                                abs=6e-4)
+    assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert snapshot(db) == fresh_snapshot(root, tmp_path)
+
+
+@pytest.mark.parametrize("seed", range(12 if LONG else 4))
+def test_random_writes_into_the_index_never_leave_it_in_memory(damaged_ws, tmp_path, seed):
+    """Random bytes written anywhere into the file, as a failing disk would: every run exits 0,
+    none falls back to an in-memory index, and once a run has met the damage (and rebuilt the
+    file) the next one says nothing."""
+    root, _files, _expected = damaged_ws
+    cache = tmp_path / "cache"
+    answer(root, cache)
+    _random_writes(seed)(index_path_for(check_root(root), cache))
+    run = ("retrieve", TASK, "--root", str(root), "--cache-dir", str(cache), "--json")
+    first, second = cli(*run), cli(*run)
+    for p in (first, second):
+        assert p.returncode == 0, p.stderr
+        assert "in-memory" not in p.stderr and "Traceback" not in p.stderr, p.stderr
+    if "rebuilding" in first.stderr:
+        assert second.stderr == "", second.stderr
+
+
 # -- an index locked by another process, read-only, or on a full disk ------------------------
 
 HOLD_LOCK = textwrap.dedent("""\

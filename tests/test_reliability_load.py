@@ -3,7 +3,8 @@
 The real server over a generated workspace (1 500 files; 10 000 with `IR_LONG=1`): rounds of 50
 concurrent retrieves while a stream of `didChange` edits rewrites open buffers. Every request
 must answer, the index must end as the last buffers say (the newest text found, none older),
-memory must stop growing once warm, and cancelled requests must give their threads back.
+memory must stop growing once warm, and cancelled requests must give their threads back (those
+hold until cancelled, so the test waits on states, never on the machine's speed).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+from iterative_retrieval.lsp.host import ENGINE_WORKERS
 
 from .conftest import LONG, generated_tree
 from .test_lsp_server import SERVER, start, wait_ready
@@ -141,50 +144,130 @@ async def test_concurrent_retrieves_and_edits(loaded: LanguageClient):
           f"{[m['VmRSS'] // 1024 for m in memory]}, peak {memory[-1]['VmHWM'] // 1024}")
 
 
-async def test_cancelled_requests_free_their_work(loaded: LanguageClient):
-    """Retrieves cancelled in flight answer RequestCancelled (or finish first), their progress
-    ends, their threads return, and the server goes on answering."""
-    client = loaded
-    pid = client._server.pid
-    # The engine's thread pool grows to its size on the first concurrent requests and keeps its
-    # threads: as many requests as below, answered, make it full before the threads are counted
-    # (run alone, this test otherwise counted the pool's growth as threads not returned).
-    await asyncio.gather(*(execute(client, "iterativeRetrieval.retrieve",
-                                   {"task": TASKS[i % len(TASKS)] + f" warm {i}"})
-                           for i in range(16)))
-    before = proc_status(pid)["Threads"]
-    futures = []
-    for i in range(16):
-        token, msg_id = f"load-cancel-{i}", f"load-cancel-req-{i}"
+HOLD = "hold-until-cancelled"
+"""Retrieves whose task holds this wait at their first step until they are cancelled (the
+server's ITERATIVE_RETRIEVAL_LSP_HOLD): in flight for certain, whatever the machine's load."""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(
+    server_command=["env", f"ITERATIVE_RETRIEVAL_LSP_HOLD={HOLD}", *SERVER]),
+    scope="module", loop_scope="module")
+async def held(lsp_client: LanguageClient, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("held")
+    root = tmp / "ws"
+    generated_tree(root, 300)
+    await start(lsp_client, tmp, [root])
+    st = await wait_ready(lsp_client)
+    assert st["state"] == "ready"
+    yield
+    await lsp_client.shutdown_session()
+
+
+def send_held(client: LanguageClient, name: str, n: int) -> list[tuple[str, str, asyncio.Future]]:
+    """n retrieves that hold until cancelled: (progress token, request id, answer)."""
+    out = []
+    for i in range(n):
+        token, msg_id = f"{name}-{i}", f"{name}-req-{i}"
         client.progress_reports[token] = []
         params = types.ExecuteCommandParams(
             command="iterativeRetrieval.retrieve", work_done_token=token,
-            arguments=[{"task": TASKS[i % len(TASKS)] + f" cancel {i}"}])
-        futures.append((token, asyncio.ensure_future(client.protocol.send_request_async(
+            arguments=[{"task": f"{TASKS[i % len(TASKS)]} {HOLD} {i}"}])
+        out.append((token, msg_id, asyncio.ensure_future(client.protocol.send_request_async(
             types.WORKSPACE_EXECUTE_COMMAND, params, msg_id=msg_id))))
-    # cancel once the first loop runs: after a fixed pause instead, a quiet machine had
-    # finished ten of the sixteen (the pool answers a small workspace's tasks in tens of ms)
-    for _ in range(1000):
-        if any(client.progress_reports[t] for t, _ in futures):
-            break
-        await asyncio.sleep(0.005)
-    for i in range(len(futures)):
-        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=f"load-cancel-req-{i}"))
+    return out
+
+
+async def until(what: str, condition, bound: float = TIMEOUT) -> None:
+    """Wait for a state, polling; the bound only turns a hang into a failure."""
+    async def poll() -> None:
+        while not condition():
+            await asyncio.sleep(0.02)
+
+    try:
+        await asyncio.wait_for(poll(), bound)
+    except asyncio.TimeoutError:
+        raise AssertionError(f"never: {what}") from None
+
+
+async def cancel_all(client: LanguageClient, requests) -> int:
+    """Cancel requests once every one has begun its progress; how many answered cancelled,
+    once every progress has ended (the loop noticed, and gave its thread back)."""
+    reports = client.progress_reports
+    await until("every request began", lambda: all(reports[t] for t, _, _ in requests))
+    for _token, msg_id, _fut in requests:
+        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
     cancelled = 0
-    for _token, fut in futures:
+    for _token, _msg_id, fut in requests:
         try:
-            await asyncio.wait_for(fut, 60)  # every request answers: a result or cancelled
+            await asyncio.wait_for(fut, TIMEOUT)
         except JsonRpcRequestCancelled:
             cancelled += 1
-    assert cancelled >= 8
+    await until("every progress ended",
+                lambda: all(reports[t][-1].kind == "end" for t, _, _ in requests))
+    return cancelled
+
+
+async def test_cancelled_requests_free_their_work(held: LanguageClient):
+    """Sixteen retrieves cancelled while certainly in flight (four run, twelve wait for a
+    thread): all answer RequestCancelled, every progress ends "cancelled", no thread is left
+    behind, and the server answers a retrieve after them."""
+    client = held
+    pid = client._server.pid
+    # The engine's pool starts its threads on the first concurrent requests and keeps them:
+    # fill it first (as many held requests as it has threads), so the count below is steady.
+    assert await cancel_all(client, send_held(client, "warm", ENGINE_WORKERS)) == ENGINE_WORKERS
+    before = proc_status(pid)["Threads"]
+    requests = send_held(client, "cancel", 16)
+    assert await cancel_all(client, requests) == 16
+    for token, _msg_id, _fut in requests:
+        assert client.progress_reports[token][-1].message == "cancelled", token
+    assert proc_status(pid)["Threads"] <= before
     result = await execute(client, "iterativeRetrieval.retrieve", {"task": TASKS[1]})
     assert result["files"]
-    for _ in range(100):  # every cancelled loop ends its progress and returns its thread
-        ended = [t for t, _ in futures
-                 if client.progress_reports[t] and client.progress_reports[t][-1].kind == "end"]
-        if len(ended) == len([t for t, _ in futures if client.progress_reports[t]]):
-            break
-        await asyncio.sleep(0.1)
-    assert all(client.progress_reports[t][-1].kind == "end" for t, _ in futures
-               if client.progress_reports[t])
-    assert proc_status(pid)["Threads"] <= before + 2
+
+
+def big_module(i: int) -> str:
+    """A 400-line module about token expiry, in long lines: a retrieve hands out all of its
+    lines (about 130 kB)."""
+    note = " ".join(f"w{i}x{j}" for j in range(40))
+    lines = [f'"""Session tokens, part {i}: the expiry of a refresh token."""', ""]
+    for k in range(199):
+        lines.append(f"def refresh_token_expiry_{i}_{k}(token, session):  # {note}")
+        lines.append(f"    return token.expires_at + session.expiry_window * {k}  # {note}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
+                    loop_scope="module")
+async def big_answers(lsp_client: LanguageClient, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("big-answers")
+    root = tmp / "ws"
+    root.mkdir()
+    for i in range(16):
+        (root / f"tokens_{i}.py").write_text(big_module(i))
+    await start(lsp_client, tmp, [root])
+    st = await wait_ready(lsp_client)
+    assert st["state"] == "ready"
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_answers_are_not_kept(big_answers: LanguageClient):
+    """The server keeps nothing of an answer once it is sent: sixty retrieves whose answers
+    are about a megabyte each leave its memory where ten left it (pygls kept every command's
+    answer for the life of the server: this grew by the sixty megabytes)."""
+    client = big_answers
+    pid = client._server.pid
+    arg = {"task": "Fix the refresh token expiry", "budget": 1_000_000, "maxFiles": 16,
+           "maxCycles": 1}
+    for _ in range(10):
+        first = await execute(client, "iterativeRetrieval.retrieve", arg)
+    size = sum(len(r["text"]) for f in first["files"] for r in f["regions"])
+    assert size > 800_000, size  # the answers are as big as meant
+    warm = proc_status(pid)["VmRSS"]
+    for _ in range(60):
+        await execute(client, "iterativeRetrieval.retrieve", arg)
+    grown = proc_status(pid)["VmRSS"] - warm
+    print(f"answers of {size // 1000} kB: RSS {warm // 1024} MB after 10, "
+          f"+{grown // 1024} MB after 60 more")
+    assert grown < 25 * 1024, grown  # kB; kept answers would be 60 × size

@@ -15,7 +15,7 @@ def test_answers_are_remembered_by_text():
 def test_the_oldest_texts_leave_first_past_the_bound():
     """Past max_chars the oldest keys go, and a text longer than the bound is never kept."""
     calls = []
-    memo = TextMemo(lambda text: calls.append(text) or text.upper(), max_chars=6)
+    memo = TextMemo(lambda text: calls.append(text) or text.upper(), max_chars=6, entry_chars=0)
     memo("aaa"), memo("bbb"), memo("ccc")  # 9 characters: "aaa" leaves
     memo("bbb"), memo("ccc"), memo("aaa")
     memo("x" * 10), memo("x" * 10)
@@ -28,3 +28,17 @@ def test_get_keys_on_more_than_the_text():
     assert memo.get(("p", "ab"), "ab", len) == 2
     assert memo.get(("p", "ab"), "ab", lambda t: 99) == 2
     assert memo.get(("q", "ab"), "ab", lambda t: 7) == 7
+
+
+def test_many_small_texts_are_bounded_by_their_entries():
+    """Each entry costs entry_chars beyond its text: an edited buffer's many small versions
+    (one per keystroke) are kept by the dozen, not by the million characters."""
+    calls = []
+    memo = TextMemo(lambda text: calls.append(text) or len(text), max_chars=10_000,
+                    entry_chars=1_000)
+    texts = [f"def edited_{version}(): pass" for version in range(500)]
+    for text in texts:
+        memo(text)
+    for text in texts[-9:] + texts[:1]:  # the newest nine are kept, the oldest is not
+        memo(text)
+    assert calls == texts + texts[:1]

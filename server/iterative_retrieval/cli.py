@@ -165,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     from . import heap
 
     heap.short_run()
+    # A root whose name is not UTF-8 is printed with backslash escapes (valid JSON too).
+    sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
         return _run(args)
     except BrokenPipeError:  # `| head` closed stdout: not an error of ours

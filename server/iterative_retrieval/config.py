@@ -8,6 +8,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from .gitignore import pattern_error
+
 DEFAULT_MAX_CYCLES = 3
 DEFAULT_BUDGET_TOKENS = 8000
 DEFAULT_MAX_FILE_BYTES = 1_000_000
@@ -57,6 +59,11 @@ class Settings:
             raise ValueError("budget must be between 200 and 1000000 tokens")
         if not 1 <= self.max_files <= 200:
             raise ValueError("max_files must be between 1 and 200")
+        for name in ("include", "exclude"):
+            for pattern in getattr(self, name):
+                why = pattern_error(pattern)
+                if why:
+                    raise ValueError(f"{name}: {pattern!r} is not a valid glob pattern: {why}")
         return self
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .lines import split_lines
 from .models import Evaluation, FileResult, Region
 from .redact import redact_text
 from .relevance import IMPLEMENTS, RELATED_SCORE
@@ -187,7 +188,7 @@ def build_context(
         text = read_text(ev)
         if text is not None and redact:
             text = _redacted(text)
-        lines = text.splitlines() if text is not None else []
+        lines = split_lines(text) if text is not None else []
         lines_of[id(ev)] = lines
         spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of)) if lines else []
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}

@@ -23,6 +23,7 @@ from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
 from .graph import missing
 from .index import Index, IndexStats, Progress
+from .lines import normalize
 from .loop import Report, run_loop
 from .models import Evaluation, RetrievalResult
 from .query import parse_task
@@ -214,12 +215,13 @@ class Engine:
                 rels, self.settings.max_file_bytes))
 
     def read_text(self, root: Path, rel: str) -> str | None:
-        """A file's current text (open buffer first), never outside the root or a secret."""
+        """A file's current text (open buffer first), never outside the root or a secret;
+        its line breaks are "\\n" (lines.normalize), as every line number counts them."""
         ab = os.path.join(root, rel)
         with self._lock:
             doc = self._documents.get(ab)
         if doc is not None:
-            return doc
+            return normalize(doc)
         if is_secret(rel) or not is_inside(root, ab) or secret_target(root, ab):
             return None
         try:
@@ -230,7 +232,7 @@ class Engine:
         if len(data) > self.settings.max_file_bytes or b"\0" in data[:SNIFF_BYTES]:
             return None
         text = data.decode("utf-8", errors="replace")
-        return None if credential_format(rel, text) is not None else text
+        return None if credential_format(rel, text) is not None else normalize(text)
 
     def is_secret(self, root: Path, rel: str) -> bool:
         """Whether a path of a root is a secret file: by name or folder, by the target of a

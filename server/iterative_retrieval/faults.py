@@ -23,6 +23,11 @@ FALL_BACK = "fall back"
 LOCK_TIMEOUT_ENV = "ITERATIVE_RETRIEVAL_LOCK_TIMEOUT"
 DEFAULT_LOCK_TIMEOUT = 15.0
 """Seconds to wait for another process's lock on the index before falling back."""
+BUILD_WAIT_ENV = "ITERATIVE_RETRIEVAL_BUILD_WAIT"
+DEFAULT_BUILD_WAIT = 120.0
+"""Seconds a run waits for another process that builds the index (buildlock.py) and shows no
+sign of progress, before falling back: a cold index of a large tree holds the lock for
+minutes, but touches it every half second while it works."""
 
 
 class IndexUnavailable(RuntimeError):
@@ -36,10 +41,19 @@ class IndexUnavailable(RuntimeError):
 
 def lock_timeout() -> float:
     """The busy timeout (seconds); `ITERATIVE_RETRIEVAL_LOCK_TIMEOUT` overrides the default."""
+    return _seconds(LOCK_TIMEOUT_ENV, DEFAULT_LOCK_TIMEOUT)
+
+
+def build_wait() -> float:
+    """See DEFAULT_BUILD_WAIT; `ITERATIVE_RETRIEVAL_BUILD_WAIT` overrides it."""
+    return _seconds(BUILD_WAIT_ENV, DEFAULT_BUILD_WAIT)
+
+
+def _seconds(env: str, default: float) -> float:
     try:
-        value = float(os.environ.get(LOCK_TIMEOUT_ENV, "") or DEFAULT_LOCK_TIMEOUT)
+        value = float(os.environ.get(env, "") or default)
     except ValueError:
-        return DEFAULT_LOCK_TIMEOUT
+        return default
     return max(0.0, value)
 
 

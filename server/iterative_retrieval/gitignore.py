@@ -37,8 +37,11 @@ class GitIgnore:
         from pathspec.util import lookup_pattern, normalize_file
 
         # pathspec's own patterns, their regexes made linear (_linear); its pure-Python
-        # backend, which the rewritten regexes need (re2 and hyperscan know no atomic groups)
-        patterns = map(lookup_pattern("gitignore"), filter(None, lines))
+        # backend, which the rewritten regexes need (re2 and hyperscan know no atomic groups).
+        # A line pathspec refuses (a lone `\` or `!`) matches nothing, as in git: one such
+        # line in a .gitignore stopped every index of the folder.
+        make = lookup_pattern("gitignore")
+        patterns = [p for p in (_or_none(make, line) for line in lines if line) if p is not None]
         self.spec = pathspec.PathSpec([
             RegexPattern(re.compile(_linear(p.regex.pattern), p.regex.flags), p.include)
             if p.include is not None and isinstance(getattr(p, "regex", None), re.Pattern)
@@ -109,6 +112,29 @@ def _linear(regex: str) -> str:
     `(?>[^/]*?a)`; the last keeps its backtracking, linear on its own.
     """
     return _STAR_THEN_LITERAL.sub(r"(?>[^/]*?\1)", regex)
+
+
+def _or_none(make: Callable, line: str):
+    try:
+        return make(line)
+    except ValueError:  # pathspec's GitIgnorePatternError
+        return None
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why a gitignore-style pattern cannot be read, or None: for settings, which are refused
+    with a message, where a .gitignore's bad line is passed over."""
+    from pathspec.util import lookup_pattern
+
+    try:
+        lookup_pattern("gitignore")(pattern)
+    except ValueError:
+        if pattern.strip() == "!":
+            return "a lone '!' negates nothing"
+        if pattern.endswith("\\"):
+            return "it ends with a backslash, which escapes nothing"
+        return "it is not a gitignore-style pattern"
+    return None
 
 
 def _unescape(literal: str) -> str:

@@ -20,16 +20,18 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Container, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from . import heap
+from .buildlock import BuildLock, WaitStopped
 from .config import SNIFF_BYTES, default_cache_dir
 from .credential_files import credential_format
-from .faults import REBUILD, diagnose, lock_timeout
+from .faults import REBUILD, IndexUnavailable, diagnose, lock_timeout
+from .lines import count_lines
 from .models import IndexStats, Symbol, SymbolRows
 from .tokenize import (
     MAX_NAME,
@@ -244,7 +246,7 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
                          (stem(t) for t in identifier_terms(name)))
     return Parsed(
         rel=rel, size=size, mtime_ns=mtime_ns, digest=digest, lang=lang,
-        lines=text.count("\n") + 1, skipped=None,
+        lines=count_lines(text), skipped=None,
         path_text=" ".join(stem(t) for t in path_terms(rel)),
         symbol_text=" ".join(sym_terms),
         body_text=_body_text(term_counts_upto(text, TF_CAP)),
@@ -283,6 +285,29 @@ Row = tuple
 lines, skipped, path_text, symbol_text, body_text, symbols, imports), symbols as (name, lname,
 kind, start, end, terms). Workers send rows, not dataclasses: they cross the process boundary
 several times faster."""
+
+
+BAD_NAME = "undecodable_name"
+"""The skip reason of a file whose name is not UTF-8 (`touch $'caf\\xe9.txt'`): SQLite, JSON
+and the LSP carry only Unicode names, so the file is counted, never read or returned."""
+
+
+def name_key(rel: str) -> str | None:
+    """None for a path that can be stored and shown; else the key its skipped row is stored
+    under: its bytes escaped (\\xe9), after a NUL that no real path holds."""
+    if rel.isascii():
+        return None
+    try:
+        rel.encode("utf-8")
+        return None
+    except UnicodeEncodeError:  # os and git decode undecodable bytes as lone surrogates
+        raw = rel.encode("utf-8", "surrogateescape")
+        return "\0" + raw.decode("utf-8", "backslashreplace")
+
+
+def bad_name_row(key: str, st: os.stat_result) -> Row:
+    return (key, st.st_size, st.st_mtime_ns, "", None, "config", 0, BAD_NAME, "", "", "", [],
+            ())
 
 
 def to_row(p: Parsed) -> Row:
@@ -341,6 +366,55 @@ def _read_batch(items: list[tuple[str, str, int, int, int]]) -> list[Row]:
     return [to_row(read_and_parse(it)) for it in items]
 
 
+@dataclass
+class _Plan:
+    """What one refresh must do, worked out from the files' listing and the table."""
+
+    known: dict[str, tuple[int, int, int, str | None]]
+    """path → (size, mtime_ns, overlay, skipped) of the rows in the table."""
+    todo: list[tuple[str, str, int, int, int]] = field(default_factory=list)
+    """(rel, abs, size, mtime_ns, max bytes) of each file to read."""
+    removed: list[str] = field(default_factory=list)
+    skipped: list[Row] = field(default_factory=list)
+    """Rows of files counted and never read: secret files, names that are not UTF-8."""
+    unchanged: int = 0
+
+    @property
+    def work(self) -> bool:
+        return bool(self.todo or self.removed or self.skipped)
+
+
+def _listing(scope: Scope) -> list[tuple[str, str, os.stat_result, bool]]:
+    """(rel, abs, stat, secret) of every file in scope that can be stat'ed, secret files too
+    (the index counts them, reads none)."""
+    out = []
+    for wf in scope.files(with_secrets=True):
+        try:
+            out.append((wf.rel, wf.abs, wf.stat or os.stat(wf.abs), wf.secret))
+        except OSError:
+            continue
+    return out
+
+
+_SCHEMA = (
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)",
+    """CREATE TABLE files(
+        id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,
+        hash TEXT, lang TEXT, kind TEXT, lines INTEGER, skipped TEXT, overlay INTEGER DEFAULT 0)""",
+    """CREATE TABLE symbols(
+        file_id INTEGER, name TEXT, lname TEXT, kind TEXT, start INTEGER, end INTEGER,
+        terms TEXT)""",
+    "CREATE INDEX symbols_lname ON symbols(lname)",
+    "CREATE INDEX symbols_file ON symbols(file_id)",
+    "CREATE TABLE outlines(file_id INTEGER PRIMARY KEY, rows BLOB)",
+    "CREATE TABLE imports(file_id INTEGER, target TEXT)",
+    "CREATE INDEX imports_file ON imports(file_id)",
+    """CREATE VIRTUAL TABLE fts USING fts5(
+        path, symbols, body, tokenize="unicode61 remove_diacritics 0")""",
+    "CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row')",
+)
+
+
 class Index:
     """The index of one root. Thread-safe: one connection behind a lock."""
 
@@ -372,12 +446,18 @@ class Index:
         self._reads: dict[str, Any] = {}
         """Memos of all_files, definitions, search_term, doc_freqs, file_count and imports_of;
         any write empties them."""
+        self.build_lock = None if self.in_memory else BuildLock(self.db_path)
+        """Held by whoever creates, deletes or fills the database (buildlock.py)."""
+        self._said_waiting = False
+        self.conn: sqlite3.Connection | None = None  # type: ignore[assignment]
         try:
             self.conn = self._open(discard)
-            self._ensure_indexes()
+            self._ensure_indexes(when_free=True)
             self._clear_overlays()
             self._reclassify()
         except (sqlite3.DatabaseError, OSError) as exc:
+            if self.conn is not None:
+                self.conn.close()
             raise (diagnose(exc) or exc) from exc
 
     # -- opening -----------------------------------------------------------------------------
@@ -391,7 +471,15 @@ class Index:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise (diagnose(exc) or exc) from exc
-        return cls(root, path, discard)
+        try:
+            return cls(root, path, discard)
+        except IndexUnavailable as fault:
+            if fault.remedy != REBUILD or discard:
+                raise
+            # Damage that the schema check did not reach (random writes into the pages): it
+            # used to send every later run to an in-memory index, for ever.
+            log.warning("index at %s unusable (%s): rebuilding", path, fault.problem)
+            return cls(root, path, discard=True)
 
     @classmethod
     def memory(cls, root: Path, problem: str) -> Index:
@@ -405,30 +493,66 @@ class Index:
             conn = self._connect()
             self._create(conn)
             return conn
+        if not discard:
+            conn = self._connect()
+            try:
+                if self._schema_ok(conn):
+                    return conn  # the usual case: no lock
+            except BaseException:
+                conn.close()
+                raise
+            conn.close()
+        # Creating the schema, or deleting a damaged file: only while holding the lock, and
+        # only if it still needs it then (another process may have just built it).
+        assert self.build_lock is not None
+        with self.build_lock.held(on_wait=self._say_waiting):
+            conn, state = (None, "bad") if discard else self._state()
+            if state == "ok":
+                assert conn is not None
+                return conn
+            if conn is None:  # damaged: the file goes, with its journal
+                for suffix in ("", "-wal", "-shm"):
+                    try:
+                        os.unlink(str(self.db_path) + suffix)
+                    except FileNotFoundError:
+                        pass
+                conn = self._connect()
+            try:
+                self._create(conn)
+            except BaseException:
+                conn.close()
+                raise
+            self.needs_refresh = True
+            return conn
+
+    def _state(self) -> tuple[sqlite3.Connection | None, str]:
+        """A connection and "ok" (this schema) or "empty" (no table yet); (None, "bad") for a
+        damaged file, or one of another schema. Locked, read-only, full: raised as it is."""
         conn = None
         try:
             conn = self._connect()
-            ok = not discard and self._schema_ok(conn)
+            if self._schema_ok(conn):
+                return conn, "ok"
+            if not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                return conn, "empty"
+            log.warning("index at %s is of another version or damaged: rebuilding",
+                        self.db_path)
         except sqlite3.DatabaseError as exc:
             fault = diagnose(exc)
             if fault is not None and fault.remedy != REBUILD:
                 if conn is not None:
                     conn.close()
-                raise fault from exc  # locked, read-only, full: not ours to delete
+                raise fault from exc  # not ours to delete
             log.warning("index at %s unusable (%s): rebuilding", self.db_path, exc)
-            ok = False
-        if not ok:
-            if conn is not None:
-                conn.close()
-            for suffix in ("", "-wal", "-shm"):
-                try:
-                    os.unlink(str(self.db_path) + suffix)
-                except FileNotFoundError:
-                    pass
-            conn = self._connect()
-            self._create(conn)
-            self.needs_refresh = True
-        return conn
+        if conn is not None:
+            conn.close()
+        return None, "bad"
+
+    def _say_waiting(self) -> None:
+        if not self._said_waiting:
+            self._said_waiting = True
+            log.warning("%s: another process is indexing it; waiting for it to finish",
+                        self.root)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=lock_timeout())
@@ -452,31 +576,21 @@ class Index:
             return False
 
     def _create(self, conn: sqlite3.Connection) -> None:
-        with conn:
-            conn.executescript(
-                """
-                CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-                CREATE TABLE files(
-                    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER,
-                    mtime_ns INTEGER, hash TEXT, lang TEXT, kind TEXT, lines INTEGER,
-                    skipped TEXT, overlay INTEGER DEFAULT 0);
-                CREATE TABLE symbols(
-                    file_id INTEGER, name TEXT, lname TEXT, kind TEXT, start INTEGER, end INTEGER,
-                    terms TEXT);
-                CREATE INDEX symbols_lname ON symbols(lname);
-                CREATE INDEX symbols_file ON symbols(file_id);
-                CREATE TABLE outlines(file_id INTEGER PRIMARY KEY, rows BLOB);
-                CREATE TABLE imports(file_id INTEGER, target TEXT);
-                CREATE INDEX imports_file ON imports(file_id);
-                CREATE VIRTUAL TABLE fts USING fts5(
-                    path, symbols, body, tokenize="unicode61 remove_diacritics 0");
-                CREATE VIRTUAL TABLE vocab USING fts5vocab(fts, 'row');
-                """
-            )
+        """The schema, in one transaction: a reader sees all of it or none."""
+        conn.commit()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA:
+                conn.execute(statement)
             conn.execute(
                 "INSERT INTO meta VALUES('schema_version', ?), ('root', ?)",
-                (str(SCHEMA_VERSION), str(self.root)),
+                (str(SCHEMA_VERSION),
+                 os.fsencode(self.root).decode("utf-8", "backslashreplace")),
             )
+        except BaseException:
+            conn.rollback()
+            raise
+        conn.commit()
 
     def _clear_overlays(self) -> None:
         """Buffers of an earlier process are gone: their rows are forgotten, the disk re-read."""
@@ -514,8 +628,52 @@ class Index:
         progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
     ) -> IndexStats:
-        """Bring the index up to date with the files on disk; re-read only what changed."""
+        """Bring the index up to date with the files on disk; re-read only what changed.
+
+        Only the holder of the build lock writes: a refresh with something to do waits while
+        another process builds, then plans again from the table (that one has usually done the
+        work). Stopped while it waits, it writes nothing.
+        """
         t0 = time.perf_counter()
+        listing = _listing(scope)
+        plan = self._plan(listing, max_file_bytes)
+        done = 0
+        if plan.work or self.needs_refresh:
+            try:
+                with self._building(should_stop):
+                    plan = self._plan(listing, max_file_bytes)
+                    done = self._apply(plan, progress, should_stop)
+            except WaitStopped:
+                pass
+        with self._lock:
+            self._check_version()  # then count: the memos below hold as of this version
+            files, skipped, _ = self._counts(self.conn)
+            # the retrieval that follows a refresh reports them: one scan of the file table
+            self._reads["file_count"], self._reads["skipped"] = files, dict(skipped)
+        return IndexStats(
+            files=files + sum(skipped.values()), indexed=done, unchanged=plan.unchanged,
+            removed=len(plan.removed), skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
+        )
+
+    @contextlib.contextmanager
+    def _building(self, should_stop: Callable[[], bool] | None = None) -> Iterator[None]:
+        """The build lock (none in memory), touched while SQLite works for long (an index
+        built over a million symbols), so that waiters see this process is alive."""
+        if self.build_lock is None:
+            yield
+            return
+        with self.build_lock.held(should_stop, self._say_waiting):
+            with self._lock:
+                self.conn.set_progress_handler(self.build_lock.beat, 100_000)
+            try:
+                yield
+            finally:
+                with self._lock:
+                    self.conn.set_progress_handler(None, 0)
+
+    def _plan(self, listing: list[tuple[str, str, os.stat_result, bool]],
+              max_file_bytes: int) -> _Plan:
+        """What a refresh must read, remove and record, against the table as it is now."""
         with self._lock:
             known = {
                 path: (size, mtime, overlay, skipped)
@@ -523,35 +681,44 @@ class Index:
                     "SELECT path, size, mtime_ns, overlay, skipped FROM files"
                 )
             }
-        todo: list[tuple[str, str, int, int, int]] = []
-        secret: list[Row] = []
+        plan = _Plan(known)
         present: set[str] = set()
-        unchanged = 0
-        for wf in scope.files(with_secrets=True):
-            try:
-                st = wf.stat or os.stat(wf.abs)
-            except OSError:
+        for rel, ab, st, secret in listing:
+            key = name_key(rel)
+            if key is not None:
+                present.add(key)
+                prev = known.get(key)
+                if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns:
+                    plan.unchanged += 1
+                else:
+                    plan.skipped.append(bad_name_row(key, st))
                 continue
-            present.add(wf.rel)
-            prev = known.get(wf.rel)
+            present.add(rel)
+            prev = known.get(rel)
             if prev and prev[2]:
-                unchanged += 1  # an open buffer wins over the disk
+                plan.unchanged += 1  # an open buffer wins over the disk
                 continue
             if prev and prev[0] == st.st_size and prev[1] == st.st_mtime_ns \
-                    and (prev[3] == "secret") >= wf.secret:
-                unchanged += 1
+                    and (prev[3] == "secret") >= secret:
+                plan.unchanged += 1
                 continue
-            if wf.secret:  # counted, never read
-                secret.append(to_row(Parsed(wf.rel, st.st_size, st.st_mtime_ns, "",
-                                            language_for(wf.rel), 0, "secret")))
+            if secret:  # counted, never read
+                plan.skipped.append(to_row(Parsed(rel, st.st_size, st.st_mtime_ns, "",
+                                                  language_for(rel), 0, "secret")))
                 continue
-            todo.append((wf.rel, wf.abs, st.st_size, st.st_mtime_ns, max_file_bytes))
-        removed = [p for p, v in known.items() if p not in present and not v[2]]
+            plan.todo.append((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes))
+        plan.removed = [p for p, v in known.items() if p not in present and not v[2]]
+        return plan
+
+    def _apply(self, plan: _Plan, progress: Progress | None,
+               should_stop: Callable[[], bool] | None) -> int:
+        """Carry out a plan (under the build lock); the number of files read."""
+        todo, known = plan.todo, plan.known
         with self._writing():
-            for p in removed:
+            for p in plan.removed:
                 self._delete(p)
-        if secret:
-            self._store(secret, known, commit=False)
+        if plan.skipped:
+            self._store(plan.skipped, known, commit=False)
         rows = self._parse_all(todo)
         done = committed = 0
         every = self.commit_rows or (
@@ -580,19 +747,12 @@ class Index:
             if close is not None:
                 close()  # a stopped refresh ends its worker processes now
             self._bulk(False)
+        self._ensure_indexes()
         if done == len(todo):
             self.needs_refresh = False
         if progress and todo:
             progress(done, len(todo))
-        with self._lock:
-            self._check_version()  # then count: the memos below hold as of this version
-            files, skipped, _ = self._counts(self.conn)
-            # the retrieval that follows a refresh reports them: one scan of the file table
-            self._reads["file_count"], self._reads["skipped"] = files, dict(skipped)
-        return IndexStats(
-            files=files + sum(skipped.values()), indexed=done, unchanged=unchanged, removed=len(removed),
-            skipped=skipped, seconds=round(time.perf_counter() - t0, 3),
-        )
+        return done
 
     def _bulk(self, on: bool, fresh: bool = False) -> None:
         """Many files to store (a first index): no fsync per checkpoint until they are in.
@@ -621,7 +781,19 @@ class Index:
                 self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             self.conn.execute(f"PRAGMA synchronous={'OFF' if on else 'NORMAL'}")
 
-    def _ensure_indexes(self) -> None:
+    def _ensure_indexes(self, when_free: bool = False) -> None:
+        """The symbols' name index, if a first index stopped before building it (_bulk).
+
+        With `when_free` (opening), only if no one holds the build lock: a builder makes it at
+        its end, and making it meanwhile would slow every insert of that builder."""
+        if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='index' AND"
+                             " name='symbols_lname'").fetchone():
+            return
+        if when_free and self.build_lock is not None:
+            with self.build_lock.attempt() as got:
+                if got:
+                    self._ensure_indexes()
+            return
         with self.conn:
             self.conn.execute("CREATE INDEX IF NOT EXISTS symbols_lname ON symbols(lname)")
 

@@ -10,7 +10,7 @@ stays linear in the file size; any failure degrades to a partial or empty `Outli
 raises.
 
 Conventions:
-- Lines are 1-based and split on "\\n" (CRLF counts as one break).
+- Lines are 1-based and end at "\\n", "\\r\\n" or "\\r" (lines.py), nowhere else.
 - A definition starts at its first decorator, annotation, attribute (`@x`, `#[x]`, `[X]`) or
   C++ `template <...>` line directly above it, so a region shows them with the definition.
 - Names are plain (`refresh`, not `Auth.refresh` or `Foo::refresh`); a function directly inside a
@@ -31,6 +31,7 @@ from itertools import accumulate, repeat
 from operator import add, mul
 from typing import Callable, Mapping
 
+from .lines import normalize
 from .models import Outline, Symbol
 
 MAX_SYMBOLS = 2000
@@ -1299,12 +1300,12 @@ def outline_rows(text: str, language: str | None) -> tuple[list[OutlineRow], tup
 
 
 def _prepare(text: str) -> tuple[str, list[str]]:
-    """The text and its lines, CRLF normalised, capped in size, overlong lines blanked."""
+    """The text and its lines, breaks normalised (lines.normalize), capped in size, overlong
+    lines blanked."""
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-    lines = text.split("\n")
+    text = normalize(text)
+    lines = text.split("\n")  # with the empty piece after a final break: cleaned texts split alike
     if len(text) > MAX_LINE and max(map(len, lines)) > MAX_LINE:
         lines = [ln if len(ln) <= MAX_LINE else "" for ln in lines]
         text = "\n".join(lines)

@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from . import __version__, heap, languages  # noqa: F401 - languages: up front, as in lsp/server.py
 from .config import MAX_TASK_CHARS, Settings
 from .engine import Engine
+from .gitignore import pattern_error
 from .loop import Cancelled
 from .models import RetrievalResult, band_of
 from .render import to_markdown
@@ -339,6 +340,9 @@ def _globs(name: str, patterns: list[str] | None) -> tuple[str, ...] | None:
         p = p.strip()
         if not p:
             raise ToolError(f"{name}: empty glob pattern")
+        why = pattern_error(p)
+        if why:
+            raise ToolError(f"{name}: {p!r} is not a valid glob pattern: {why}")
         out.append(p)
     return tuple(out)
 

@@ -338,7 +338,7 @@ class IndexStats:
     unchanged: int
     removed: int
     skipped: dict[str, int]
-    """reason → count: binary, too_large, unreadable, undecodable, secret."""
+    """reason → count: binary, too_large, unreadable, undecodable, secret, undecodable_name."""
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
+from .lines import split_lines
 from .models import RetrievalResult
 
 _FENCE_LANG = {
@@ -26,8 +28,8 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
     if not result.files:
         lines.append("No relevant files found.")
     many = len(result.roots) > 1
-    label = {f.path: (os.path.basename(f.root) + ":" if many and f.root else "") + f.path
-             for f in result.files}
+    label = {f.path: shown_path((os.path.basename(f.root) + ":" if many and f.root else "")
+                                + f.path) for f in result.files}
     width = max((len(v) for v in label.values()), default=10)
     width = min(max(width, 10), 70)
     for i, f in enumerate(result.files, 1):
@@ -39,8 +41,9 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
             lines.append(f"{'':>16}missing: {', '.join(f.missing[:5])}")
         if show_regions:
             for r in f.regions:
-                lines.append(f"{'':>6}--- {f.path}:{r.start_line}-{r.end_line}")
-                lines.extend(f"{'':>6}{n:>5} {t}" for n, t in enumerate(r.text.splitlines(), r.start_line))
+                lines.append(f"{'':>6}--- {shown_path(f.path)}:{r.start_line}-{r.end_line}")
+                lines.extend(f"{'':>6}{n:>5} {t}"
+                             for n, t in enumerate(split_lines(r.text), r.start_line))
     lines.append("")
     lines.append("Trace:")
     for t in result.trace:
@@ -72,13 +75,14 @@ def to_markdown(result: RetrievalResult) -> str:
     out.append("| # | relevance | file | why |")
     out.append("|---|---|---|---|")
     for i, f in enumerate(result.files, 1):
-        out.append(f"| {i} | {f.relevance:.2f} ({f.band}) | `{f.path}` | {_cell(f.reason)} |")
+        out.append(f"| {i} | {f.relevance:.2f} ({f.band}) | `{shown_path(f.path)}` |"
+                   f" {_cell(f.reason)} |")
     out.append("")
     for f in result.files:
         if not f.regions:
             continue
         lang = _FENCE_LANG.get(os.path.splitext(f.path)[1].lower(), "")
-        out.append(f"### `{f.path}` — {f.relevance:.2f}")
+        out.append(f"### `{shown_path(f.path)}` — {f.relevance:.2f}")
         out.append(f"{f.reason}")
         if f.missing:
             out.append(f"Uses, defined elsewhere: {', '.join(f'`{m}`' for m in f.missing[:5])}")
@@ -88,6 +92,29 @@ def to_markdown(result: RetrievalResult) -> str:
             out.append(f"{fence}{lang}\n{r.text}\n{fence}")
         out.append("")
     return "\n".join(out)
+
+
+_UNSHOWABLE = re.compile(r'[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"\\]')
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
+
+
+def shown_path(path: str) -> str:
+    """A path as one line of text, as git shows it: one with a control character, a line
+    separator, a byte that is not UTF-8, a quote or a backslash is quoted, C-style
+    ("a\\nb.py"); any other is as it is. A file named with a newline otherwise broke the
+    ranked list into a line that looked like another entry."""
+    if not _UNSHOWABLE.search(path):
+        return path
+    return '"' + _UNSHOWABLE.sub(_escape, path) + '"'
+
+
+def _escape(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if "\udc80" <= ch <= "\udcff":  # a byte the file system name held that is not UTF-8
+        return f"\\x{ord(ch) - 0xdc00:02x}"
+    return f"\\u{ord(ch):04x}" if ord(ch) > 0xff else f"\\x{ord(ch):02x}"
 
 
 def _one_line(s: str, n: int = 120) -> str:

@@ -3,7 +3,7 @@
 The language server answers many retrievals over mostly the same files: what depends on nothing
 but a file's text (the names it uses, its term counts, its redacted form) is worked out once per
 text. Keyed by the text itself, so an edited file is a new key and never a stale answer; bounded
-by the characters held, oldest first out.
+by the characters held (plus a cost per entry), oldest first out.
 """
 
 from __future__ import annotations
@@ -16,14 +16,21 @@ T = TypeVar("T")
 
 MAX_CHARS = 8_000_000
 """Characters of text one memo keeps as keys (a few hundred source files)."""
+ENTRY_CHARS = 2_000
+"""What an entry costs beyond its text's characters (its key, its value, the dict's slot),
+counted against MAX_CHARS: an open buffer edited before every retrieve makes a new small text
+each time, and counted by their characters alone, thousands of them were kept (the language
+server's memory still grew after 5,000 retrieves)."""
 
 
 class TextMemo(Generic[T]):
     """fn(text), remembered by text. The answers are shared: callers must not change them."""
 
-    def __init__(self, fn: Callable[[str], T] | None = None, max_chars: int = MAX_CHARS):
+    def __init__(self, fn: Callable[[str], T] | None = None, max_chars: int = MAX_CHARS,
+                 entry_chars: int = ENTRY_CHARS):
         self.fn = fn
         self.max_chars = max_chars
+        self.entry_chars = entry_chars
         self._memo: dict[Hashable, tuple[int, T]] = {}
         self._held = 0
         self._lock = threading.Lock()
@@ -39,7 +46,7 @@ class TextMemo(Generic[T]):
         if hit is not None:
             return hit[1]
         value = compute(text)
-        size = len(text)
+        size = len(text) + self.entry_chars
         if size > self.max_chars:
             return value
         with self._lock:

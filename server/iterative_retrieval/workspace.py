@@ -17,6 +17,7 @@ from pathlib import Path
 from .config import PROJECT_IGNORE_FILE
 from .credential_files import is_data
 from .gitignore import GitIgnore
+from .lines import split_lines
 
 # Default excludes, split by shape so that the check per file is a few set look-ups: it runs on
 # every file of every refresh, and generic glob matching costs milliseconds per file.
@@ -287,7 +288,7 @@ class Scope:
 
 def _read_lines(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return split_lines(path.read_text(encoding="utf-8", errors="replace"))
     except OSError:
         return []
 

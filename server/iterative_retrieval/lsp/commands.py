@@ -58,7 +58,12 @@ log = logging.getLogger("iterative_retrieval.lsp")
 REQUEST_FAILED = int(types.LSPErrorCodes.RequestFailed)
 SLOW_STEP = float(os.environ.get("ITERATIVE_RETRIEVAL_LSP_SLOW", "0") or 0)
 """Debugging aid: seconds to pause after each progress step of a retrieve or an index, to watch
-(or cancel) a retrieve, or talk to the server while it indexes."""
+(or cancel) a retrieve, or talk to the server while it indexes. A cancelled retrieve stops
+pausing at once."""
+HOLD_TASKS_WITH = os.environ.get("ITERATIVE_RETRIEVAL_LSP_HOLD", "")
+"""Debugging aid: a retrieve whose task contains this text holds at its first progress step
+until it is cancelled, so that a client (a test) can cancel a request certainly in flight
+whatever the machine's speed."""
 
 
 def register(server: RetrievalServer) -> None:
@@ -137,10 +142,14 @@ async def run_retrieve(
     def should_stop() -> bool:
         return flag.is_set() or progress.cancelled() or ls.stopping.is_set()
 
+    hold = bool(HOLD_TASKS_WITH) and HOLD_TASKS_WITH in req.task
+
     def report(message: str, cycle: int, total: int) -> None:
         progress.report(message, 10 + 85 * (cycle - 1) // max(total, 1))
         if SLOW_STEP:
-            time.sleep(SLOW_STEP)
+            flag.wait(SLOW_STEP)
+        while hold and not should_stop():
+            flag.wait(0.05)  # the progress's own cancel (window/workDoneProgress/cancel) too
 
     t0 = time.perf_counter()
     try:
@@ -171,10 +180,7 @@ def resolve_root(value: str, roots: list[Path], command: str) -> tuple[Path, str
 
     Anything that is not a workspace folder or inside one is refused before any file is read.
     """
-    try:
-        path = path_from_root_param(value)
-    except ParamsError as exc:
-        raise ParamsError(str(exc).replace(CMD_RETRIEVE, command)) from None
+    path = path_from_root_param(value, command)
     real = Path(os.path.realpath(path))
     for r in sorted(roots, key=lambda p: len(str(p)), reverse=True):
         if real == r:

@@ -21,6 +21,7 @@ from ..config import (
     DEFAULT_MAX_FILES,
     MAX_TASK_CHARS,
 )
+from ..gitignore import pattern_error
 from ..models import FileResult, Region, RetrievalResult
 
 SECTION = "iterativeRetrieval"
@@ -86,7 +87,12 @@ def _patterns(value: Any) -> tuple[str, ...]:
         raise _Bad(f"must be a glob pattern or an array of glob patterns, got {_describe(value)}")
     if len(value) > MAX_PATTERNS:
         raise _Bad(f"must have at most {MAX_PATTERNS} patterns, got {len(value)}")
-    return tuple(v.strip() for v in value if v.strip())
+    out = tuple(v.strip() for v in value if v.strip())
+    for pattern in out:
+        why = pattern_error(pattern)
+        if why:
+            raise _Bad(f"holds {_describe(pattern)}, which is not a valid glob pattern: {why}")
+    return out
 
 
 def _bool_or_null(value: Any) -> bool | None:
@@ -104,6 +110,8 @@ def _bool(value: Any) -> bool:
 def _cache_dir(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _Bad(f"must be a folder path, got {_describe(value)}")
+    if "\0" in value:
+        raise _Bad("must not contain a NUL character")
     path = os.path.expanduser(value.strip())
     if not os.path.isabs(path):
         raise _Bad(f"must be an absolute folder path, got {_describe(value)}")
@@ -277,6 +285,8 @@ def _retrieve_fields(command: str, obj: Mapping[str, Any]) -> RetrieveArgs:
     if root is not None and (not isinstance(root, str) or not root.strip()):
         raise ParamsError(f"{command}: 'root' must be a folder path or a file:// URI, "
                           f"got {_describe(root)}")
+    if root is not None:
+        path_from_root_param(root.strip(), command)  # refused now, naming the field
     return RetrieveArgs(
         task=task, root=root.strip() if root else None,
         exclude=values.pop("exclude", ()), **values,
@@ -367,21 +377,23 @@ def result_from_dict(d: Any, where: str) -> RetrievalResult:
     return RetrievalResult(task, files, [], stats, roots)
 
 
-def path_from_root_param(value: str) -> str:
+def path_from_root_param(value: str, command: str = CMD_RETRIEVE) -> str:
     """An absolute filesystem path from a `root` parameter (path or file URI); ParamsError else."""
     if "://" in value or value.startswith("file:"):
         parsed = urlparse(value)
         if parsed.scheme != "file":
-            raise ParamsError(f"{CMD_RETRIEVE}: 'root' must be a folder path or a file:// URI, "
+            raise ParamsError(f"{command}: 'root' must be a folder path or a file:// URI, "
                               f"got {_describe(value)}")
         path = unquote(parsed.path)
         if os.name == "nt" and path.startswith("/") and len(path) > 2 and path[2] == ":":
             path = path[1:]
     else:
         path = os.path.expanduser(value)
+    if "\0" in path:
+        raise ParamsError(f"{command}: 'root' must not contain a NUL character")
     if not os.path.isabs(path):
         raise ParamsError(
-            f"{CMD_RETRIEVE}: 'root' must be an absolute path, got {_describe(value)}"
+            f"{command}: 'root' must be an absolute path, got {_describe(value)}"
         )
     return path
 

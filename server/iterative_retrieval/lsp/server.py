@@ -9,16 +9,22 @@ search goes through the one `Engine`, the same as the command line's.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import re
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -33,7 +39,7 @@ from .commands import SLOW_STEP
 from .host import EngineHost, NoWorkspace
 from .progress import WORK_DONE_TOKEN, WorkProgress
 from .protocol import INDEX_SETTINGS, SECTION, SETTING_NAMES, parse_config
-from .sync import Buffers
+from .sync import Buffers, LineWorkspace
 
 log = logging.getLogger("iterative_retrieval.lsp")
 
@@ -42,6 +48,60 @@ SERVER_NAME = "iterative-retrieval"
 
 _ANSWERED = object()
 """Stands in for a request already answered with an error while it was being read."""
+
+
+class RecordingStdin:
+    """The server's stdin, keeping the body of the message being read until it is decoded:
+    pygls reports a body json cannot decode with the exception alone, and a request nested
+    deeper than the decoder's recursion limit then went unanswered."""
+
+    def __init__(self, raw: BinaryIO | None):
+        self._raw = raw
+        self._body: bytes | None = None
+
+    def readline(self) -> bytes:
+        assert self._raw is not None
+        return self._raw.readline()
+
+    def read(self, n: int) -> bytes:
+        assert self._raw is not None
+        self._body = self._raw.read(n)
+        return self._body
+
+    def decoded(self) -> None:
+        self._body = None
+
+    def undecoded(self) -> bytes | None:
+        body, self._body = self._body, None
+        return body
+
+
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[{}\[\]]')
+_JSON_SCALAR = re.compile(rb'\s*:\s*(-?\d+|"(?:[^"\\]++|\\.)*+")')
+
+
+def top_level_id_and_method(body: bytes) -> tuple[int | str | None, str | None]:
+    """The "id" and "method" of a JSON object, read by a flat scan (no recursion, linear)."""
+    found: dict[bytes, Any] = {}
+    depth = 0
+    for m in _JSON_TOKEN.finditer(body):
+        tok = m.group()
+        if tok in (b"{", b"["):
+            depth += 1
+        elif tok in (b"}", b"]"):
+            depth -= 1
+        elif depth == 1 and tok in (b'"id"', b'"method"'):
+            value = _JSON_SCALAR.match(body, m.end())
+            if value is not None:
+                try:
+                    found[tok] = json.loads(value.group(1))
+                except ValueError:
+                    continue
+            if len(found) == 2:
+                break
+    msg_id, method = found.get(b'"id"'), found.get(b'"method"')
+    return (msg_id if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) else None,
+            method if isinstance(method, str) else None)
 
 
 class RetrievalProtocol(LanguageServerProtocol):
@@ -58,8 +118,18 @@ class RetrievalProtocol(LanguageServerProtocol):
         WORK_DONE_TOKEN.set(params.work_done_token)
         return (yield from super().lsp_workspace__execute_command(params))
 
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        result = yield from super().lsp_initialize(params)
+        # pygls builds its Workspace itself: ours differs only in how it cuts lines (sync.py)
+        self._workspace.__class__ = LineWorkspace
+        return result
+
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args):
+        # pygls exits with 1 without a shutdown first, but by SystemExit, which its own loop
+        # swallows: `run` returns this code instead.
+        self._server.exit_code = 0 if self._shutdown else 1
         if not self._server.over_tcp:
             return (yield from super().lsp_exit(*args))
         # Over TCP pygls's exit raises SystemExit inside the connection callback, where asyncio
@@ -68,6 +138,23 @@ class RetrievalProtocol(LanguageServerProtocol):
         if self.writer is not None:
             self.writer.close()
         return None
+
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        """pygls's, but the futures of a generator handler's steps are forgotten when done.
+
+        pygls 2.1 files each step of a built-in generator handler (`executeCommand` runs ours
+        as one) under a random id in `_request_futures` and never removes it: every command's
+        answer stayed in memory for the life of the server (90 → 226 MB over 2,000 retrieves).
+        Requests of the client are removed by pygls itself when answered, as before.
+        """
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(lambda done: self._forget(msg_id, done))
+
+    def _forget(self, msg_id, future) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
 
     def structure_message(self, data):
         """pygls's, but a request that cannot be read is answered with an error.
@@ -89,9 +176,33 @@ class RetrievalProtocol(LanguageServerProtocol):
             return _ANSWERED
 
     def handle_message(self, message):
+        """pygls's, but a request after `shutdown` is answered InvalidRequest (pygls dropped
+        it, and the client waited for ever)."""
+        self._server.stdin.decoded()
         if message is _ANSWERED:
             return None
+        method, msg_id = getattr(message, "method", None), getattr(message, "id", None)
+        if self._shutdown and method not in (None, types.EXIT) and msg_id is not None:
+            log.info("%s after shutdown: refused", method)
+            self._send_response(msg_id, error=JsonRpcInvalidRequest(
+                f"{method}: the server is shutting down and takes no more requests"
+            ).to_response_error())
+            return None
         return super().handle_message(message)
+
+    def answer_undecodable(self, body: bytes, exc: BaseException) -> None:
+        """Answer a request whose body json could not decode because it nests too deeply
+        (pygls logged it and dropped it: the client waited for ever). Its id and method are
+        read without recursion; a body without a usable id gets no answer (there is no one to
+        answer), as pygls does for any other undecodable notification."""
+        msg_id, method = top_level_id_and_method(body)
+        if msg_id is None:
+            return
+        what = method if method is not None else "request"
+        error = (JsonRpcInvalidParams if method is not None else JsonRpcInvalidRequest)(
+            f"{what}: the message nests too deeply to be read ({type(exc).__name__}); "
+            "send at most a few hundred levels")
+        self._send_response(msg_id, error=error.to_response_error())
 
     def _handle_cancel_notification(self, msg_id):
         if msg_id in self._request_futures:
@@ -135,6 +246,21 @@ class RetrievalServer(LanguageServer):
         """Commands begun and not ended."""
         self.pending_messages: list[tuple[types.MessageType, str]] = []
         """Warnings found before the client can be told (during initialize)."""
+        self.exit_code = 0
+        """What `run` returns: 1 after an `exit` that no `shutdown` came before."""
+        self.stdin = RecordingStdin(None)
+        """The input over stdio (see RecordingStdin); set by `start_io`."""
+
+    def start_io(self, stdin=None, stdout=None) -> None:
+        self.stdin = RecordingStdin(stdin or sys.stdin.buffer)
+        super().start_io(self.stdin, stdout)  # type: ignore[arg-type]
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls's logging, and an answer to a request it could not decode (too deep)."""
+        body = self.stdin.undecoded()
+        if isinstance(error, RecursionError) and body is not None:
+            self.protocol.answer_undecodable(body, error)
+        super().report_server_error(error, source)
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -495,4 +621,4 @@ def run(tcp: str | None = None) -> int:
     finally:
         server.stop_everything()
         server.host.shutdown()
-    return 0
+    return server.exit_code

@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument, Workspace
 
 from ..engine import Engine
+from ..lines import split_lines_keeping_ends
 
 if TYPE_CHECKING:
     from .server import RetrievalServer
@@ -28,6 +30,28 @@ BULK_CHANGES = 300
 _FILE_OPS = types.FileOperationRegistrationOptions(filters=[
     types.FileOperationFilter(scheme="file", pattern=types.FileOperationPattern(glob="**/*")),
 ])
+
+
+class LineDocument(TextDocument):
+    """pygls's buffer, cut into lines as lines.py cuts them.
+
+    pygls cuts with str.splitlines(), which also breaks at form feeds, U+2028 and the like:
+    an editor's incremental edit below one landed on another line than the editor meant.
+    """
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(split_lines_keeping_ends(self.source))
+
+
+class LineWorkspace(Workspace):
+    """pygls's workspace, making LineDocuments (installed by the protocol at `initialize`)."""
+
+    def _create_text_document(self, doc_uri: str, source: str | None = None,
+                              version: int | None = None,
+                              language_id: str | None = None) -> TextDocument:
+        return LineDocument(doc_uri, source=source, version=version, language_id=language_id,
+                            sync_kind=self._sync_kind, position_codec=self.position_codec)
 
 
 class Buffers:

@@ -1,0 +1,1 @@
+"""Reliability under real conditions, on any tree (`python -m bench.reliability.concurrent`)."""
