@@ -194,7 +194,7 @@ def test_explain_file_accepts_an_absolute_path_inside_the_root(mcp, workspace):
 
 def test_explain_file_not_among_the_candidates(mcp):
     """A file the task does not need: irrelevant, below 0.2, with the reason."""
-    r = mcp.call("explain_file", {"path": "src/db/migrations.ts", "task": TASK})
+    r = mcp.call("explain_file", {"path": "src/models/product.ts", "task": TASK})
     assert not r.is_error, r.content
     e = r.structured_content
     assert e["band"] == "irrelevant" and e["relevance"] < 0.2 and e["rank"] is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .config import DEFAULT_BUDGET_TOKENS
 from .lines import split_lines
 from .models import Evaluation, FileResult, Region
 from .redact import redact_text
@@ -62,12 +63,14 @@ def select(evals: list[Evaluation], max_files: int) -> list[Evaluation]:
     return [e for e in evals if e.relevance >= MIN_RELEVANCE][:max_files]
 
 
-def spans_for(ev: Evaluation, n_lines: int, place: int = 0) -> list[tuple[int, int, str]]:
+def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0
+              ) -> list[tuple[int, int, str]]:
     """Candidate (start, end, why) spans of one file, most telling first.
 
     Only the first HEAD_FILES handed out (`place` counts from 0) show all of that, and only the
-    first goes whole up to WHOLE_FILE_LINES; a file further down shows its most telling span,
-    cut to TAIL_LINES, as a pointer the reader can follow.
+    first goes whole up to WHOLE_FILE_LINES; a file further down shows its most telling span
+    (build_context cuts it to TAIL_LINES), as a pointer the reader can follow. These are a
+    default budget's shares: a budget `scale` times larger asks that much more of every file.
 
     A file with evidence of its own (it implements what the task names, or says enough of it)
     shows what a fix touches: short, the whole of it; else the definitions the task names or
@@ -76,12 +79,9 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0) -> list[tuple[int, i
     context only through its links shows the definitions the implementing files use; an
     indirect file its best passage, or the signature lines of its telling definitions.
     """
-    whole = WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES
+    whole = int((WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES) * scale)
     spans = _spans(ev, n_lines, whole)
-    if place < HEAD_FILES or not spans:
-        return spans
-    a, b, why = spans[0]
-    return [(a, min(b, a + TAIL_LINES - 1), why)]
+    return spans if place < HEAD_FILES * scale else spans[:1]
 
 
 def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str]]:
@@ -181,6 +181,8 @@ def build_context(
     cut from it (so a key block that starts above a region is still recognised); line numbers
     do not move.
     """
+    # the shares are a default budget's: a larger budget is asked for more of every file
+    scale = max(1.0, budget / DEFAULT_BUDGET_TOKENS)
     # keyed by evaluation, not path: two roots may hold the same relative path
     lines_of: dict[int, list[str]] = {}
     spans_of: dict[int, list[tuple[int, int, str]]] = {}
@@ -190,10 +192,10 @@ def build_context(
             text = _redacted(text)
         lines = split_lines(text) if text is not None else []
         lines_of[id(ev)] = lines
-        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of)) if lines else []
+        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale) if lines else []
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
     shown = {id(ev): 0 for ev in evals}
-    cap = {id(ev): HEAD_LINES[i] if i < len(HEAD_LINES) else TAIL_LINES
+    cap = {id(ev): int((HEAD_LINES[i] if i < len(HEAD_LINES) else TAIL_LINES) * scale)
            for i, ev in enumerate(evals)}
     remaining = budget
     # round 1: each file's best span; round 2+: the rest, in rank order
@@ -204,10 +206,10 @@ def build_context(
             if r >= len(spans):
                 continue
             a, b, why = spans[r]
-            if shown[id(ev)] >= cap[id(ev)]:
-                continue
-            if r > 0 and shown[id(ev)] + b - a + 1 > cap[id(ev)]:
-                continue  # a later span that would pass the file's share: the next one may fit
+            if shown[id(ev)] + b - a + 1 > cap[id(ev)]:
+                if r > 0:
+                    continue  # a later span that would pass the file's share: the next may fit
+                b = a + cap[id(ev)] - 1  # a file's first span is cut to its share
             lines = lines_of[id(ev)]
             cost = _cost(lines, a, b)
             if cost > remaining:
