@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from iterative_retrieval.config import Settings
+from iterative_retrieval.engine import Engine
 from iterative_retrieval.index import SCHEMA_VERSION, Index, classify
 from iterative_retrieval.workspace import Scope, check_root
 
@@ -455,3 +457,20 @@ def test_counts_survive_a_deleted_cache_file(tmp_path):
         (tmp_path / "c" / (idx.db_path.name + suffix)).unlink(missing_ok=True)
     assert idx.counts() == (1, {}, 0)
     assert not idx.db_path.exists()
+
+
+def test_a_first_index_of_a_large_tree_with_a_secret_file(tmp_path):
+    """A first index that reads enough files to go in bulk, in a tree with a secret file: the
+    skipped rows were stored in an open transaction, where SQLite refuses to change
+    `synchronous`, and every such first index failed (issue found on vite's trees)."""
+    from iterative_retrieval.index import PARALLEL_THRESHOLD
+
+    files = {f"pkg/m{i}.py": f"def handler_{i}(token):\n    return token\n"
+             for i in range(PARALLEL_THRESHOLD + 20)}
+    files[".env"] = "API_TOKEN=not-a-real-one\n"
+    root = write_files(tmp_path / "ws", files)
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "cache")))
+    stats = eng.refresh()[0]
+    assert stats.indexed == PARALLEL_THRESHOLD + 20
+    assert stats.skipped.get("secret") == 1
+    assert eng.retrieve("handler_7 token").files[0].path == "pkg/m7.py"

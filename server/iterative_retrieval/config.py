@@ -30,7 +30,7 @@ class Settings:
     budget: int = DEFAULT_BUDGET_TOKENS
     """Token budget of the regions handed out (about 4 characters a token)."""
     max_files: int = DEFAULT_MAX_FILES
-    """Most files in the result (those >= 0.7 first, then the best of the rest)."""
+    """Most files in the result: every file >= 0.2, best relevance first."""
     include: tuple[str, ...] = ()
     """Glob patterns: when given, only matching files are candidates."""
     exclude: tuple[str, ...] = ()

@@ -717,15 +717,16 @@ class Index:
         with self._writing():
             for p in plan.removed:
                 self._delete(p)
-        if plan.skipped:
-            self._store(plan.skipped, known, commit=False)
         rows = self._parse_all(todo)
         done = committed = 0
         every = self.commit_rows or (
             COMMIT_ROWS if threading.active_count() == 1 else STORE_BATCH)
         batch: list[Row] = []
         try:
+            # before any row is stored: SQLite refuses to change `synchronous` in a transaction
             self._bulk(len(todo) >= PARALLEL_THRESHOLD, fresh=not known)
+            if plan.skipped:
+                self._store(plan.skipped, known, commit=False)
             for row in rows:
                 batch.append(row)
                 done += 1

@@ -83,7 +83,7 @@ def run_loop(run: Run, query: Query, max_cycles: int) -> tuple[list[Evaluation],
             break
         query = ref.query
         if ref.task_concepts != run.task_concepts:
-            run = replace(run, task_concepts=ref.task_concepts)
+            run = replace(run, task_concepts=ref.task_concepts, superseded=ref.superseded)
     if _resolve(run, query, best, roles, excluded, len(trace)):
         merged, roles = _judge(run, best)
     return ranked(list(best.values())), trace

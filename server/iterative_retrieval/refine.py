@@ -57,6 +57,8 @@ class Refinement:
     focus: list[str]
     task_concepts: tuple[Concept, ...] = ()
     """The task's concepts for the next cycle: a word the codebase says otherwise weighs less."""
+    superseded: frozenset[str] = frozenset()
+    """Those words (see `superseded`)."""
 
 
 @dataclass
@@ -130,7 +132,8 @@ def refine(run: Run, query: Query, evals: list[Evaluation], focus: list[str], ga
         focus_areas=tuple(focus),
     )
     task = tuple(_weaker(c, gone) for c in run.task_concepts)
-    return Refinement(new_query, [c.text for c in learned], new_excl, focus, task)
+    return Refinement(new_query, [c.text for c in learned], new_excl, focus, task,
+                      run.superseded | gone)
 
 
 def _weaker(c: Concept, superseded_words: set[str]) -> Concept:

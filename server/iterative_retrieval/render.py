@@ -53,7 +53,8 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
         if t.learned:
             lines.append(f"    learned: {', '.join(t.learned)}")
         if t.excluded:
-            lines.append(f"    excluded: {len(t.excluded)} files under 0.2")
+            n = len(t.excluded)
+            lines.append(f"    excluded: {n} file{'' if n == 1 else 's'} under 0.2")
         if q["focus_areas"]:
             lines.append(f"    focus: {', '.join(q['focus_areas'])}")
         if t.stop_reason:

@@ -51,10 +51,12 @@ class Run:
     """path → stemmed term counts of the file's text (REFINE's feedback)."""
     guess: bool = False
     """Only the task's generic words found anything (LOOP): relevance stays in the related band."""
+    superseded: frozenset[str] = frozenset()
+    """Task words the codebase says in other words (REFINE): not the task's words on their own."""
 
     @property
     def task_stems(self) -> set[str]:
-        return {t for c in self.task_concepts for t in c.terms}
+        return {t for c in self.task_concepts if c.text not in self.superseded for t in c.terms}
 
     def files(self) -> dict[int, FileRow]:
         """id → row of every indexed file (the index's memo: read-only)."""
