@@ -1,0 +1,1 @@
+"""Sessions, access tokens, password hashing and CSRF protection."""

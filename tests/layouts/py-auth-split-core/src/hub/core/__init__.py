@@ -1,0 +1,1 @@
+"""Shared building blocks: login sessions and access tokens."""

@@ -1,0 +1,1 @@
+"""Middleware: functions that take a handler and return a wrapped handler."""
