@@ -120,6 +120,47 @@ def copy_workspace(layout: Layout, dst: Path, mode: str) -> Path:
     return root
 
 
+_GAP = {
+    "test_needed_files_lead": "a needed file ranks below the implementing file's generic "
+                              "dependencies (errors, config) or comes only as a second hop",
+    "test_cli_hands_out_needed_files": "as test_needed_files_lead, through the command line",
+    "test_distractors_rank_below_needed_files": "a distractor that shares a task word is linked "
+                                                "to the best file (fx rates, a DB session)",
+    "test_learns_the_codebases_words": "the codebase's word is in over 30% of this small "
+                                       "workspace's files: too common to be learned",
+    "test_stops_as_good_enough": "the throttle's context stays under 0.7: max cycles reached",
+}
+KNOWN_GAPS: dict[tuple[str, str], str] = {
+    (test, ws): _GAP[test] for test, spaces in {
+        "test_needed_files_lead": ("go-throttle-ingest", "py-auth-security", "py-auth-split-core",
+                                   "ts-auth-split", "ts-throttle-gateway"),
+        "test_cli_hands_out_needed_files": ("go-throttle-ingest", "py-auth-security",
+                                            "py-auth-split-core", "ts-auth-split",
+                                            "ts-throttle-gateway"),
+        "test_distractors_rank_below_needed_files": ("go-throttle-ingest", "py-auth-security",
+                                                     "py-throttle-api", "ts-throttle-gateway"),
+        "test_learns_the_codebases_words": ("go-auth-internal", "py-auth-security",
+                                            "py-auth-split-core", "ts-auth-split"),
+        "test_stops_as_good_enough": ("py-throttle-api",),
+    }.items() for ws in spaces
+}
+"""(test, workspace) pairs today's engine does not pass: issue 16 stays open for them. They run
+as strict xfails, so that a pair that starts to pass fails the suite until it is taken off."""
+
+
+@pytest.fixture(autouse=True)
+def _known_gaps(request):
+    """Mark a known gap as a strict expected failure (it still runs, and is told when it passes)."""
+    spec = getattr(request.node, "callspec", None)
+    if spec is None:
+        return
+    param = spec.params.get("run") or spec.params.get("layout")
+    layout = param[0] if isinstance(param, tuple) else param
+    reason = KNOWN_GAPS.get((request.node.originalname, getattr(layout, "name", "")))
+    if reason:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
+
+
 @dataclass
 class Run:
     layout: Layout
