@@ -42,6 +42,10 @@ class Settings:
     """Where indexes live; default: the platform's cache folder."""
     redact_secrets: bool = True
     """Mask credential-looking strings in the regions handed out (see `redact`)."""
+    git_signals: bool = True
+    """Weigh the branch's changes, uncommitted edits and recent commits (changes.py)."""
+    editor_signals: bool = True
+    """Weigh the active file, the selection and the open files the caller sends."""
 
     def merged(self, **overrides: Any) -> Settings:
         """A copy with the non-None overrides applied (unknown keys are refused)."""

@@ -57,10 +57,16 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // CHARS_PER_TOKEN)
 
 
-def select(evals: list[Evaluation], max_files: int) -> list[Evaluation]:
+def select(evals: list[Evaluation], max_files: int, pinned: set[int] = frozenset()
+           ) -> list[Evaluation]:
     """Every file of the indirect band or above, in order (evals: best relevance first), up to
-    `max_files`: the budget, not the count, decides how much of each is shown."""
-    return [e for e in evals if e.relevance >= MIN_RELEVANCE][:max_files]
+    `max_files`: the budget, not the count, decides how much of each is shown. The pinned
+    (`id`s of evaluations) are always in, in their own place, and take room from the others."""
+    pins = [e for e in evals if id(e) in pinned]
+    room = max(max_files - len(pins), 0)
+    rest = [e for e in evals if id(e) not in pinned and e.relevance >= MIN_RELEVANCE][:room]
+    keep = {id(e) for e in pins + rest}
+    return [e for e in evals if id(e) in keep]
 
 
 def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0

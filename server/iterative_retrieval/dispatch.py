@@ -86,6 +86,11 @@ def dispatch(run: Run, query: Query, excluded: set[str], limit: int = 300) -> li
             if enter(fid):
                 extra.setdefault(fid, []).append(source)
 
+    for path, source in run.seeds():
+        fid = cache.by_path.get(path)
+        if fid is not None and enter(fid):
+            extra.setdefault(fid, []).append(source)
+
     for concept in query.keywords:
         if concept.kind in ("path", "frame"):
             for fid in cache.path_matches(index, concept.text):
@@ -114,7 +119,7 @@ def dispatch(run: Run, query: Query, excluded: set[str], limit: int = 300) -> li
                        extra.get(fid, ()), path_hits.get(fid, ())) for fid in top]
 
 
-_STRONG = frozenset({"definition", "path", "frame", "focus"})
+_STRONG = frozenset({"definition", "path", "frame", "focus", "changed", "editor"})
 
 
 def _candidate(

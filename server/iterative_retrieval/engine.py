@@ -16,16 +16,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from .config import SNIFF_BYTES, Settings
+from .changes import leans_on_changes, read_changes
+from .config import SNIFF_BYTES, Settings, ablated
 from .context import build_context, estimate_tokens, select
 from .credential_files import credential_format
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
 from .graph import missing
+from .hints import RootHints, follow_up_concepts
+from .hints import for_root as hints_for
 from .index import Index, IndexStats, Progress
 from .lines import normalize
 from .loop import Report, run_loop
-from .models import Evaluation, RetrievalResult
+from .models import Evaluation, Hints, RetrievalResult
 from .query import parse_task
 from .redact import Redactor
 from .relevance import order
@@ -251,11 +254,13 @@ class Engine:
         report: Report = lambda msg, cycle, total: None,
         roots: list[Path] | None = None,
         refresh: bool = True,
+        hints: Hints | None = None,
     ) -> RetrievalResult:
         """Run the loop over the roots and return the ranked, explained context.
 
         Each root runs its own loop (its own vocabulary and graph); the files of all roots are
-        then ranked together and packed into one budget.
+        then ranked together and packed into one budget. `hints` carry what the caller knows
+        besides the task: pins, excludes, files already seen, the editor's files, a follow-up.
         """
         task = (task or "").strip()
         if not task:
@@ -271,6 +276,12 @@ class Engine:
             excludes=tuple(s.exclude),
             required_patterns=tuple(s.include),
         )
+        if hints is not None and hints.follow_up:
+            known = {t for c in query.keywords for t in c.terms}
+            query = replace(query, keywords=query.keywords
+                            + follow_up_concepts(hints.follow_up, known))
+        leans = leans_on_changes(task)
+        steer: dict[Path, RootHints] = {}
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
         runs: dict[Path, Run] = {}
@@ -279,17 +290,22 @@ class Engine:
         red = Redactor() if s.redact_secrets else None
 
         def loop(idx: Index, root: Path) -> tuple[list[Evaluation], list]:
+            here = steer[root] = hints_for(hints, root, self.root_of, s.editor_signals)
+            git = s.git_signals and not ablated("changes")
             runs[root] = Run(idx, task, query.keywords, self._reader(root, texts, red),
-                             should_stop, report)
-            return run_loop(runs[root], query, s.max_cycles)
+                             should_stop, report, changes=read_changes(root).files if git else {},
+                             leans=leans, editor=here.editor, pinned=here.pinned)
+            return run_loop(runs[root], query, s.max_cycles, set(here.excluded))
 
         for root in roots:
             evals, trace = self._guarded(root, lambda idx, root=root: loop(idx, root))
             scored.extend((root, e) for e in evals)
             traces.extend(trace)
         scored.sort(key=lambda t: order(t[1]))
-        chosen = select([e for _, e in scored], s.max_files)
         root_of = {id(e): r for r, e in scored}
+        pinned = {id(e) for r, e in scored if e.path in steer[r].pinned}
+        chosen = select([e for r, e in scored if e.path not in steer[r].seen
+                         and e.path not in steer[r].excluded], s.max_files, pinned)
         for e in chosen:
             e.missing = missing(runs[root_of[id(e)]], e, chosen)
         concepts = list(query.keywords) + [
@@ -304,6 +320,7 @@ class Engine:
         )
         for e, f in zip(chosen, files):
             f.root = str(root_of[id(e)])
+            f.pinned = id(e) in pinned
         refreshed = [self.last_refresh[str(r)] for r in roots if str(r) in self.last_refresh]
         stats = {
             "files_indexed": sum(self.index(r).file_count() for r in roots),

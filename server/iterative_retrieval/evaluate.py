@@ -33,6 +33,9 @@ SUBSTITUTE_SHARE = 0.8
 PHRASE_SHARE = 1.0
 """…and a synonym of a phrase of the task (`rate limiting` → throttle) covers its words whole:
 the code says the thing the phrase names, where a file with one of its words may not."""
+CHANGE_SHARE = 0.5
+"""A change weighs this share when the task does not say it is about the work in progress
+(changes.leans_on_changes): the developer's current files are likely, never certain."""
 STAGE2 = 40
 """How many of the best candidates get the costly text and graph pass."""
 ANCHORS = 5
@@ -177,8 +180,15 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
             "focus": 1.0 if "focus" in c.sources else 0.0,
             "graph": 0.0,
         }
+        change = run.changes.get(row.path)
+        if change is not None:
+            f["changed"] = change.strength * (1.0 if run.leans else CHANGE_SHARE)
+        editor = run.editor.get(row.path)
+        if editor is not None:
+            f["editor"] = editor[0]
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f, kind=row.kind,
+            change=change.reason if change else "", editor=editor[1] if editor else "",
             defines=list(dict.fromkeys(defines)), file_id=fid, matched_words=matched_words, covers=covers,
             path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )

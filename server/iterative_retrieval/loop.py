@@ -32,10 +32,12 @@ RESOLVED_MAX = 12
 """Definitions of the implementing files' names looked up after the last cycle, at most."""
 
 
-def run_loop(run: Run, query: Query, max_cycles: int) -> tuple[list[Evaluation], list[CycleTrace]]:
-    """Run the cycles; return every evaluated file (best relevance first) and the trace."""
+def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None = None
+             ) -> tuple[list[Evaluation], list[CycleTrace]]:
+    """Run the cycles; return every evaluated file (best relevance first) and the trace.
+    `excluded`: paths the caller never wants (never candidates, never handed out)."""
     best: dict[str, Evaluation] = {}
-    excluded: set[str] = set()
+    excluded = set(excluded or ())
     trace: list[CycleTrace] = []
     roles = Roles()
     for cycle in range(1, max_cycles + 1):
@@ -113,8 +115,8 @@ def _judge(run: Run, best: dict[str, Evaluation]) -> tuple[list[Evaluation], Rol
 
 def _resolve(run: Run, query: Query, best: dict[str, Evaluation], roles: Roles,
              excluded: set[str], cycle: int) -> bool:
-    """Evaluate the files that define what the implementing files use, when no cycle did;
-    True when any was added."""
+    """Evaluate the files that define what the implementing files use, when no cycle did, and
+    the pinned files no cycle found; True when any was added."""
     by_path = run.search.by_path or {}
     files = run.files()
     admit = admitter(run, query, excluded)
@@ -124,8 +126,10 @@ def _resolve(run: Run, query: Query, best: dict[str, Evaluation], roles: Roles,
             if p not in best and p not in pending and p in by_path and admit(files[by_path[p]]):
                 pending.append(p)
     pending = pending[:RESOLVED_MAX]
-    if not pending:
+    pinned = [p for p in run.pinned if p not in best and p not in pending and p in by_path]
+    if not pending and not pinned:
         return False
     cands = [Candidate(p, by_path[p], sources={"focus"}) for p in pending]
+    cands += [Candidate(p, by_path[p], sources={"pinned"}) for p in pinned]
     _merge(best, evaluate(run, query, cands, cycle))
     return True

@@ -118,7 +118,8 @@ class FileOut(_Open):
     path: str
     relevance: float
     band: Literal["high", "medium", "low", "irrelevant"]
-    role: Literal["implements", "related", "indirect"]
+    role: Literal["implements", "related", "indirect", "irrelevant"]
+    pinned: bool = False
     reason: str
     missing: list[str]
     cycle: int

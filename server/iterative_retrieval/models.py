@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 
 @dataclass(frozen=True)
@@ -167,6 +167,30 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class Hints:
+    """What the caller knows besides the task: where the developer is, and what to keep or drop.
+
+    Paths are relative to a workspace root (or absolute, inside one). None of them is a
+    guarantee of a place but `pinned` (always handed out) and `excluded` (never)."""
+
+    pinned: tuple[str, ...] = ()
+    """Always handed out, marked pinned, with their own relevance."""
+    excluded: tuple[str, ...] = ()
+    """Never handed out (nor searched)."""
+    seen: tuple[str, ...] = ()
+    """Files the caller (an agent) has read already: hand out what is new. They still count as
+    evidence for the others (their links, their words)."""
+    active_file: str | None = None
+    """The file in the editor's focus."""
+    selection: tuple[int, int] | None = None
+    """1-based first and last line selected in the active file."""
+    open_files: tuple[str, ...] = ()
+    """The other files open in the editor."""
+    follow_up: tuple[str, ...] = ()
+    """The words the previous run learned, when this task follows it up: searched from cycle 1."""
+
+
+@dataclass(frozen=True)
 class Region:
     """A span of a file worth reading, with its text."""
 
@@ -222,6 +246,10 @@ class Evaluation:
     """The names it defines that the implementing files use (its regions show them)."""
     need: float = 0.0
     """How strongly a sure implementing file needs it as context (relevance.py), 0 when none does."""
+    change: str = ""
+    """What the developer did to it lately ("changed on this branch"), from changes.py."""
+    editor: str = ""
+    """Where it is in the editor ("the active file", "open in the editor")."""
     score: float = 0.0
     """The file's own evidence (signals.py's logistic model): orders and merges the files."""
     kind: str = "source"
@@ -285,6 +313,8 @@ class FileResult:
     root: str = ""
     role: str = ""
     """implements, related or indirect: what put the file in its band."""
+    pinned: bool = False
+    """Handed out because the caller pinned it (its relevance is still its own)."""
 
     @property
     def band(self) -> str:
@@ -297,6 +327,7 @@ class FileResult:
             "relevance": round(self.relevance, 3),
             "band": self.band,
             "role": self.role,
+            "pinned": self.pinned,
             "reason": self.reason,
             "missing": self.missing,
             "cycle": self.cycle,

@@ -11,9 +11,14 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .changes import Change
 from .index import FileRow, Index
 from .models import Concept
 from .search import SearchCache
+
+SEEDS = 40
+SEED_STRENGTH = 0.3
+"""Changes this strong (all but commits of over a few days ago) are candidates in any case."""
 
 Report = Callable[[str, int, int], None]
 """report(message, cycle, max_cycles)."""
@@ -53,10 +58,26 @@ class Run:
     """Only the task's generic words found anything (LOOP): relevance stays in the related band."""
     superseded: frozenset[str] = frozenset()
     """Task words the codebase says in other words (REFINE): not the task's words on their own."""
+    changes: dict[str, Change] = field(default_factory=dict)
+    """path → what the developer changed lately (changes.py), for EVALUATE and DISPATCH."""
+    leans: bool = False
+    """The task says it is about the work in progress: the changes weigh in full."""
+    editor: dict[str, tuple[float, str]] = field(default_factory=dict)
+    """path → (strength, what it is) of the files the editor shows."""
+    pinned: tuple[str, ...] = ()
+    """Files the caller pinned: evaluated after the last cycle when no cycle found them."""
 
     @property
     def task_stems(self) -> set[str]:
         return {t for c in self.task_concepts if c.text not in self.superseded for t in c.terms}
+
+    def seeds(self) -> list[tuple[str, str]]:
+        """(path, source) of the files DISPATCH takes as candidates whatever the words: the
+        editor's files, and the strongest changes (at most SEEDS, strongest first)."""
+        out = [(p, "editor") for p in self.editor]
+        changed = sorted(self.changes.items(), key=lambda kv: -kv[1].strength)
+        out += [(p, "changed") for p, ch in changed[:SEEDS] if ch.strength >= SEED_STRENGTH]
+        return out
 
     def files(self) -> dict[int, FileRow]:
         """id → row of every indexed file (the index's memo: read-only)."""

@@ -94,6 +94,14 @@ def _learned(ev: Evaluation) -> str:
     return "matches learned terms" if ev.features.get("learned") and not ev.matched_words else ""
 
 
+def _changed(ev: Evaluation) -> str:
+    return ev.change if ev.features.get("changed") else ""
+
+
+def _editor(ev: Evaluation) -> str:
+    return ev.editor if ev.features.get("editor") else ""
+
+
 def _kind(ev: Evaluation) -> float:
     return KIND_PENALTY.get(ev.kind, 0.0)
 
@@ -129,6 +137,8 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("graph", 0.8, _feature("graph"), _links),
     Signal("focus", 0.3, _feature("focus"), _focus),
     Signal("learned", 0.9, _feature("learned"), _learned),
+    Signal("changed", 2.5, _feature("changed"), _changed, ("changes",)),
+    Signal("editor", 1.5, _feature("editor"), _editor),
     Signal("bm25", 3.6, _feature("bm25")),
     Signal("kind", 1.0, _kind),
     Signal("vendored", 1.6, _vendored),

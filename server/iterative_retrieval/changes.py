@@ -1,0 +1,223 @@
+"""What the developer is in the middle of, from the local git repository only.
+
+A developer rarely starts from nothing: they are on a branch with changes, with files edited
+and not yet committed. This reads, for one workspace root, the files changed on the branch
+(against its merge-base with the default branch), staged and unstaged edits, untracked files,
+and the files committed recently (their weight decaying with age). EVALUATE weighs them as
+evidence with their own reason, DISPATCH takes them as candidates. Nothing here touches the
+network or changes the repository; a folder with no git, a shallow clone, a detached HEAD or a
+git that fails answer with what could be read (often nothing).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GIT_TIMEOUT = 10.0
+"""Seconds one git command may take before its signal is left out."""
+RECENT_DAYS = 14
+"""Commits this recent count as recent work…"""
+RECENT_HALF_LIFE = 3.0
+"""…their weight halving every this many days."""
+MAX_FILES = 200
+"""A branch or a commit that touches more files than this says little about any one of them."""
+DEFAULT_BRANCHES = ("main", "master", "trunk", "develop", "dev")
+
+STRENGTH = {"unstaged": 1.0, "staged": 1.0, "untracked": 0.9, "branch": 0.8}
+"""How much a kind of change says that the developer is working on the file (recent: decayed)."""
+REASON = {
+    "unstaged": "edited, not committed",
+    "staged": "staged for commit",
+    "untracked": "new, not committed",
+    "branch": "changed on this branch",
+}
+
+LEANING_RE = re.compile(
+    r"\b(continue|continuing|carry on|pick up where|finish(ing)? (the|my|this)|"
+    r"(this|my|the current|current) (branch|change|changes|diff|patch|commit|work)|"
+    r"work in progress|\bwip\b|uncommitted|staged|i (just|have just|recently) "
+    r"(wrote|added|changed|edited|made|started)|i('m| am) (working on|in the middle of)|"
+    r"so far|the failing test)\b",
+    re.I,
+)
+"""How a task says it is about the work in progress ("continue the refactor on this branch",
+"the failing test I just wrote"): then the changed files weigh in full."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """The strongest change of one file."""
+
+    kind: str
+    """unstaged, staged, untracked, branch or recent."""
+    strength: float
+    """0-1: how much it says that the developer is working on the file."""
+    age_days: float = 0.0
+    """For a recent commit: how long ago, in days."""
+
+    @property
+    def reason(self) -> str:
+        if self.kind != "recent":
+            return REASON[self.kind]
+        days = self.age_days
+        when = ("today" if days < 1 else "yesterday" if days < 2 else f"{int(days)} days ago")
+        return f"committed {when}"
+
+
+@dataclass(frozen=True)
+class Changes:
+    """The work in progress of one root: path (relative to the root) → its strongest change."""
+
+    files: dict[str, Change] = field(default_factory=dict)
+    base: str | None = None
+    """The merge-base with the default branch, when one was found."""
+
+    def __bool__(self) -> bool:
+        return bool(self.files)
+
+
+NONE = Changes()
+
+
+def leans_on_changes(task: str) -> bool:
+    """Whether the task says it is about the work in progress."""
+    return bool(LEANING_RE.search(task[:4000]))
+
+
+def read_changes(root: Path, now: float | None = None) -> Changes:
+    """The work in progress under `root` (a folder of a git work tree, or not)."""
+    if not _in_git(root):
+        return NONE
+    found: dict[str, Change] = {}
+
+    def note(path: str, change: Change) -> None:
+        old = found.get(path)
+        if old is None or change.strength > old.strength:
+            found[path] = change
+
+    for path, kind in _status(root):
+        note(path, Change(kind, STRENGTH[kind]))
+    base = _merge_base(root)
+    if base is not None:
+        branch = _names(root, "diff", "--name-only", "--relative", "-z", base, "HEAD")
+        if branch is not None and len(branch) <= MAX_FILES:
+            for path in branch:
+                note(path, Change("branch", STRENGTH["branch"]))
+    for path, age in _recent(root, time.time() if now is None else now).items():
+        note(path, Change("recent", 0.5 * math.pow(0.5, age / RECENT_HALF_LIFE), age))
+    return Changes(found, base)
+
+
+def _in_git(root: Path) -> bool:
+    return any((p / ".git").exists() for p in (root, *root.parents))
+
+
+def _git(root: Path, *args: str) -> bytes | None:
+    env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
+    try:
+        proc = subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=root, env=env,
+                              capture_output=True, timeout=GIT_TIMEOUT)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def _names(root: Path, *args: str) -> list[str] | None:
+    out = _git(root, *args)
+    if out is None:
+        return None
+    return [raw.decode("utf-8", "surrogateescape") for raw in out.split(b"\0") if raw]
+
+
+def _status(root: Path) -> list[tuple[str, str]]:
+    """(path, kind) of the staged, unstaged and untracked files under root, relative to it."""
+    out = _git(root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ".")
+    if out is None:
+        return []
+    prefix = _prefix(root)
+    entries = out.split(b"\0")
+    found: list[tuple[str, str]] = []
+    i = 0
+    while i < len(entries):
+        entry = entries[i]
+        i += 1
+        if len(entry) < 4:
+            continue
+        x, y = chr(entry[0]), chr(entry[1])
+        path = entry[3:].decode("utf-8", "surrogateescape")
+        if x in "RC":
+            i += 1  # a rename's or copy's source path follows
+        if x == "?":
+            kind = "untracked"
+        elif y not in " ?!":
+            kind = "unstaged"
+        elif x not in " ?!":
+            kind = "staged"
+        else:
+            continue
+        if x == "D" or y == "D":
+            continue  # gone: nothing to hand out
+        if path.startswith(prefix):
+            found.append((path[len(prefix):], kind))
+    return found
+
+
+def _prefix(root: Path) -> str:
+    """The root's path inside its repository ("" at the top), as git status writes paths."""
+    out = _git(root, "rev-parse", "--show-prefix")
+    return out.decode("utf-8", "surrogateescape").strip() if out else ""
+
+
+def _merge_base(root: Path) -> str | None:
+    """Where the current branch left the default branch; None on the default branch itself,
+    in a shallow clone that lacks it, or when there is no default branch."""
+    head = _git(root, "rev-parse", "HEAD")
+    if head is None:
+        return None
+    for ref in _default_refs(root):
+        base = _git(root, "merge-base", "HEAD", ref)
+        if base is not None:
+            sha = base.decode().strip()
+            return sha if sha and sha != head.decode().strip() else None
+    return None
+
+
+def _default_refs(root: Path) -> list[str]:
+    """The default branch: the remote's HEAD when known, else a local branch of a usual name
+    (not the current one)."""
+    refs = []
+    out = _git(root, "symbolic-ref", "-q", "refs/remotes/origin/HEAD")
+    if out:
+        refs.append(out.decode().strip())
+    current = (_git(root, "symbolic-ref", "-q", "--short", "HEAD") or b"").decode().strip()
+    for name in DEFAULT_BRANCHES:
+        if name != current and _git(root, "rev-parse", "-q", "--verify",
+                                    f"refs/heads/{name}") is not None:
+            refs.append(f"refs/heads/{name}")
+    return refs
+
+
+def _recent(root: Path, now: float) -> dict[str, float]:
+    """path → days since it was last committed, for commits of the last RECENT_DAYS."""
+    out = _git(root, "log", f"--since={RECENT_DAYS}.days", "--format=%x00%ct", "--name-only",
+               "--relative", "-z", "--no-merges", "-n", "200", "HEAD")
+    if out is None:
+        return {}
+    ages: dict[str, float] = {}
+    for chunk in out.split(b"\0\0"):
+        parts = [p for p in chunk.replace(b"\n", b"\0").split(b"\0") if p]
+        if not parts or not parts[0].strip().isdigit():
+            continue
+        stamp, paths = int(parts[0].strip()), parts[1:]
+        if len(paths) > MAX_FILES:
+            continue
+        age = max(0.0, (now - stamp) / 86400)
+        for raw in paths:
+            ages.setdefault(raw.decode("utf-8", "surrogateescape"), age)
+    return ages
