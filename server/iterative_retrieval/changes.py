@@ -16,8 +16,12 @@ import os
 import re
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .models import Concept
+from .tokenize import term_counts
 
 GIT_TIMEOUT = 10.0
 """Seconds one git command may take before its signal is left out."""
@@ -77,6 +81,9 @@ class Changes:
     files: dict[str, Change] = field(default_factory=dict)
     base: str | None = None
     """The merge-base with the default branch, when one was found."""
+    text: str = ""
+    """What the work in progress says: the branch's commit messages and the lines its diff and
+    the uncommitted edits add or remove (at most TEXT_MAX characters)."""
 
     def __bool__(self) -> bool:
         return bool(self.files)
@@ -88,6 +95,20 @@ NONE = Changes()
 def leans_on_changes(task: str) -> bool:
     """Whether the task says it is about the work in progress."""
     return bool(LEANING_RE.search(task[:4000]))
+
+
+def lean(task: str, concepts: Sequence[Concept], changes: Changes) -> float:
+    """How much the task is about the work in progress, 0-1: 1 when it says so; else the share
+    of its concepts' weight that the work's own text (commit messages, changed lines) says."""
+    if not changes:
+        return 0.0
+    if leans_on_changes(task):
+        return 1.0
+    total = sum(c.weight for c in concepts if c.terms)
+    if not total or not changes.text:
+        return 0.0
+    said = set(term_counts(changes.text))
+    return sum(c.weight for c in concepts if c.terms and not said.isdisjoint(c.terms)) / total
 
 
 def read_changes(root: Path, now: float | None = None) -> Changes:
@@ -111,7 +132,25 @@ def read_changes(root: Path, now: float | None = None) -> Changes:
                 note(path, Change("branch", STRENGTH["branch"]))
     for path, age in _recent(root, time.time() if now is None else now).items():
         note(path, Change("recent", 0.5 * math.pow(0.5, age / RECENT_HALF_LIFE), age))
-    return Changes(found, base)
+    return Changes(found, base, _wip_text(root, base))
+
+
+TEXT_MAX = 200_000
+
+
+def _wip_text(root: Path, base: str | None) -> str:
+    """The branch's commit messages, then the changed lines of its diff and of the edits."""
+    parts: list[str] = []
+    if base is not None:
+        log = _git(root, "log", "--format=%B", "-n", "50", f"{base}..HEAD")
+        if log:
+            parts.append(log.decode("utf-8", "replace"))
+    diff = _git(root, "diff", "-U0", "--no-color", "--relative", base or "HEAD", "--", ".")
+    if diff:
+        lines = diff.decode("utf-8", "replace").splitlines()
+        parts.append("\n".join(ln[1:] for ln in lines if ln[:1] in "+-"
+                               and not ln.startswith(("+++", "---"))))
+    return "\n".join(parts)[:TEXT_MAX]
 
 
 def _in_git(root: Path) -> bool:
@@ -205,16 +244,19 @@ def _default_refs(root: Path) -> list[str]:
 
 def _recent(root: Path, now: float) -> dict[str, float]:
     """path → days since it was last committed, for commits of the last RECENT_DAYS."""
-    out = _git(root, "log", f"--since={RECENT_DAYS}.days", "--format=%x00%ct", "--name-only",
+    out = _git(root, "log", f"--since={RECENT_DAYS}.days", "--format=%x00%ct %P", "--name-only",
                "--relative", "-z", "--no-merges", "-n", "200", "HEAD")
     if out is None:
         return {}
     ages: dict[str, float] = {}
     for chunk in out.split(b"\0\0"):
         parts = [p for p in chunk.replace(b"\n", b"\0").split(b"\0") if p]
-        if not parts or not parts[0].strip().isdigit():
+        head = parts[0].split() if parts else []
+        if not head or not head[0].isdigit():
             continue
-        stamp, paths = int(parts[0].strip()), parts[1:]
+        if len(head) < 2:
+            continue  # a root commit: the project's import, not work on some of its files
+        stamp, paths = int(head[0]), parts[1:]
         if len(paths) > MAX_FILES:
             continue
         age = max(0.0, (now - stamp) / 86400)

@@ -71,6 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--regions", action="store_true", help="print the code regions too")
     r.add_argument("--no-redact", dest="redact", action="store_false",
                    help="do not mask credential-looking strings (keys, tokens, passwords) in regions")
+    r.add_argument("--pin", action="append", default=[], metavar="PATH",
+                   help="always hand out this file (repeatable), marked pinned")
+    r.add_argument("--exclude-file", action="append", default=[], metavar="PATH",
+                   help="never hand out or search this file (repeatable)")
+    r.add_argument("--focus", metavar="PATH",
+                   help="the file you are working in: evidence, as an editor's active file is")
+    r.add_argument("--no-git-signals", dest="git_signals", action="store_false",
+                   help="ignore the branch's changes, uncommitted edits and recent commits")
 
     i = sub.add_parser("index", help="build or refresh the index of the roots and print counts")
     _common(i)
@@ -146,6 +154,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         s = s.merged(
             max_cycles=args.max_cycles, budget=args.budget, max_files=args.max_files,
             include_tests=args.include_tests, redact_secrets=args.redact,
+            git_signals=args.git_signals,
         )
     return s.validated()
 
@@ -208,7 +217,11 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     from .render import to_json, to_markdown, to_text
 
-    result = engine.retrieve(task, refresh=False)
+    from .models import Hints
+
+    hints = Hints(pinned=tuple(args.pin), excluded=tuple(args.exclude_file),
+                  active_file=args.focus)
+    result = engine.retrieve(task, refresh=False, hints=hints)
     if args.json:
         print(to_json(result))
     elif args.markdown:

@@ -16,7 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from .changes import leans_on_changes, read_changes
+from .changes import NONE as NO_CHANGES
+from .changes import lean, read_changes
 from .config import SNIFF_BYTES, Settings, ablated
 from .context import build_context, estimate_tokens, select
 from .credential_files import credential_format
@@ -280,7 +281,6 @@ class Engine:
             known = {t for c in query.keywords for t in c.terms}
             query = replace(query, keywords=query.keywords
                             + follow_up_concepts(hints.follow_up, known))
-        leans = leans_on_changes(task)
         steer: dict[Path, RootHints] = {}
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
@@ -291,10 +291,11 @@ class Engine:
 
         def loop(idx: Index, root: Path) -> tuple[list[Evaluation], list]:
             here = steer[root] = hints_for(hints, root, self.root_of, s.editor_signals)
-            git = s.git_signals and not ablated("changes")
+            work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
             runs[root] = Run(idx, task, query.keywords, self._reader(root, texts, red),
-                             should_stop, report, changes=read_changes(root).files if git else {},
-                             leans=leans, editor=here.editor, pinned=here.pinned)
+                             should_stop, report, changes=work.files,
+                             lean=lean(task, query.keywords, work), editor=here.editor,
+                             pinned=here.pinned)
             return run_loop(runs[root], query, s.max_cycles, set(here.excluded))
 
         for root in roots:

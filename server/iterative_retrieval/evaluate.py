@@ -33,9 +33,8 @@ SUBSTITUTE_SHARE = 0.8
 PHRASE_SHARE = 1.0
 """…and a synonym of a phrase of the task (`rate limiting` → throttle) covers its words whole:
 the code says the thing the phrase names, where a file with one of its words may not."""
-CHANGE_SHARE = 0.5
-"""A change weighs this share when the task does not say it is about the work in progress
-(changes.leans_on_changes): the developer's current files are likely, never certain."""
+CHANGE_FLOOR = 0.5
+"""The share of the changed files' signal when the task seems about something else."""
 STAGE2 = 40
 """How many of the best candidates get the costly text and graph pass."""
 ANCHORS = 5
@@ -181,8 +180,6 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
             "graph": 0.0,
         }
         change = run.changes.get(row.path)
-        if change is not None:
-            f["changed"] = change.strength * (1.0 if run.leans else CHANGE_SHARE)
         editor = run.editor.get(row.path)
         if editor is not None:
             f["editor"] = editor[0]
@@ -195,6 +192,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
         ev.score = score(ev, w_cov, off)
         evals.append(ev)
 
+    _weigh_changes(run, evals, w_cov, off)
     evals.sort(key=lambda e: e.score, reverse=True)
     # the costly pass, on the best few: import links to the strongest candidates
     stage2 = evals[:STAGE2]
@@ -362,6 +360,19 @@ def _symbol_lines(
 
 _hit_lines = TextMemo[list[tuple[int, tuple[str, ...]]]](max_chars=4_000_000)
 """hit_lines by (stems pattern, text): the server's next retrieval of a task reads the same."""
+
+
+def _weigh_changes(run: Run, evals: list[Evaluation], w_cov: float,
+                   off: frozenset[str]) -> None:
+    """The changed files' signal, as far as the task is about the work in progress (run.lean:
+    it says so, or the work's own text says the task's words), down to CHANGE_FLOOR: a task
+    about something else is not pulled towards the developer's files."""
+    share = CHANGE_FLOOR + (1 - CHANGE_FLOOR) * run.lean
+    for ev in evals:
+        change = run.changes.get(ev.path)
+        if change is not None:
+            ev.features["changed"] = change.strength * share
+            ev.score = score(ev, w_cov, off)
 
 
 def substitute_share(stand_in: Concept) -> float:

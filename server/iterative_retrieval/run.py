@@ -60,8 +60,8 @@ class Run:
     """Task words the codebase says in other words (REFINE): not the task's words on their own."""
     changes: dict[str, Change] = field(default_factory=dict)
     """path → what the developer changed lately (changes.py), for EVALUATE and DISPATCH."""
-    leans: bool = False
-    """The task says it is about the work in progress: the changes weigh in full."""
+    lean: float = 0.0
+    """How much the task is about the work in progress (changes.lean): the changes' weight."""
     editor: dict[str, tuple[float, str]] = field(default_factory=dict)
     """path → (strength, what it is) of the files the editor shows."""
     pinned: tuple[str, ...] = ()

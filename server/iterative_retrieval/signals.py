@@ -137,7 +137,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("graph", 0.8, _feature("graph"), _links),
     Signal("focus", 0.3, _feature("focus"), _focus),
     Signal("learned", 0.9, _feature("learned"), _learned),
-    Signal("changed", 2.5, _feature("changed"), _changed, ("changes",)),
+    Signal("changed", 4.0, _feature("changed"), _changed, ("changes",)),
     Signal("editor", 1.5, _feature("editor"), _editor),
     Signal("bm25", 3.6, _feature("bm25")),
     Signal("kind", 1.0, _kind),

@@ -1,0 +1,167 @@
+"""Git and editor signals, pins, excludes, files seen and follow-ups, on real git repositories."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from iterative_retrieval.changes import lean, leans_on_changes, read_changes
+from iterative_retrieval.config import Settings
+from iterative_retrieval.engine import Engine
+from iterative_retrieval.models import Hints
+from iterative_retrieval.query import parse_task
+
+from .conftest import git, make_repo, write_files
+
+SHOP = {
+    "shop/cart.py": ("class Cart:\n    def add_item(self, item):\n        self.items.append(item)\n\n"
+                     "    def total(self):\n        return sum(i.price for i in self.items)\n"),
+    "shop/invoice.py": ("from shop.cart import Cart\n\n\ndef render_invoice(cart: Cart):\n"
+                        "    return f'total: {cart.total()}'\n"),
+    "shop/shipping.py": ("def shipping_cost(weight_kg):\n    # heavier parcels cost more\n"
+                         "    return 5 + 2 * weight_kg\n"),
+    "shop/search.py": "def search_products(query):\n    return [p for p in query]\n",
+    **{f"shop/misc/m{i}.py": f"def helper_{i}(x):\n    return x\n" for i in range(12)},
+}
+
+
+def repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "ws", SHOP)
+
+
+def test_the_branch_staged_unstaged_and_untracked_files(tmp_path):
+    """Each kind of change is read, relative to the root, with its own reason."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "\n# discount\n")
+    git(root, "commit", "-qam", "cart discount")
+    (root / "shop/invoice.py").write_text(SHOP["shop/invoice.py"] + "# vat\n")
+    git(root, "add", "shop/invoice.py")
+    (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + "# zones\n")
+    (root / "shop/coupons.py").write_text("def apply_coupon(cart):\n    return cart\n")
+    ch = read_changes(root)
+    kinds = {p: c.kind for p, c in ch.files.items()}
+    assert kinds["shop/cart.py"] == "branch"
+    assert kinds["shop/invoice.py"] == "staged"
+    assert kinds["shop/shipping.py"] == "unstaged"
+    assert kinds["shop/coupons.py"] == "untracked"
+    assert ch.files["shop/cart.py"].reason == "changed on this branch"
+    assert "discount" in ch.text  # the branch's message and changed lines
+    sub = read_changes(root / "shop")
+    assert sub.files["cart.py"].kind == "branch"  # relative to a root inside the repository
+
+
+def test_no_git_a_detached_head_and_a_shallow_clone_answer(tmp_path):
+    """No repository, a detached HEAD, a shallow clone without the default branch: no error."""
+    plain = write_files(tmp_path / "plain", SHOP)
+    assert not read_changes(plain)
+    root = repo(tmp_path)
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# edit\n")
+    git(root, "commit", "-qam", "second")
+    git(root, "checkout", "-q", "--detach", "HEAD~1")
+    (root / "shop/search.py").write_text(SHOP["shop/search.py"] + "# edit\n")
+    detached = read_changes(root)
+    assert detached.files["shop/search.py"].kind == "unstaged"
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{root}", str(shallow)],
+                   check=True, capture_output=True)
+    assert read_changes(shallow).base is None  # nothing to merge with: no branch signal
+    eng = Engine([shallow], Settings(cache_dir=str(tmp_path / "c")))
+    assert eng.retrieve("shipping cost of heavy parcels").files[0].path == "shop/shipping.py"
+
+
+def test_a_task_about_the_work_in_progress_leans_on_it(tmp_path):
+    """'Continue the change on this branch': the changed file leads, with its reason."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + "\n\ndef zone(x):\n"
+                                           "    return x\n")
+    git(root, "commit", "-qam", "zones")
+    assert leans_on_changes("continue the change on this branch")
+    res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "continue the change on this branch: handle the missing cases")
+    assert res.files[0].path == "shop/shipping.py", [f.path for f in res.files]
+    assert "changed on this branch" in res.files[0].reason
+
+
+def test_a_task_about_something_else_is_not_pulled_towards_the_changes(tmp_path):
+    """Uncommitted edits to the cart do not outrank the file a search task is about."""
+    root = repo(tmp_path)
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# wip\n")
+    task = "search_products returns every product whatever the query"
+    assert lean(task, parse_task(task).keywords, read_changes(root)) < 0.5
+    res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(task)
+    assert res.files[0].path == "shop/search.py", [f.path for f in res.files]
+
+
+def test_git_signals_can_be_turned_off(tmp_path):
+    """git_signals=False: the same engine ignores the branch."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + "# zones\n")
+    git(root, "commit", "-qam", "zones")
+    task = "continue the work on this branch"
+    on = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(task)
+    off = Engine([root], Settings(cache_dir=str(tmp_path / "c"), git_signals=False)).retrieve(task)
+    assert any("changed on this branch" in f.reason for f in on.files)
+    assert not any("changed on this branch" in f.reason for f in off.files)
+
+
+def test_editor_signals_pins_excludes_and_seen(tmp_path):
+    """The active file is evidence with its reason; a pin is always handed out, marked; an
+    excluded or seen file never is; editor_signals=False drops the editor's reasons."""
+    root = repo(tmp_path)
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "c")))
+    task = "the cart total is wrong"
+    res = eng.retrieve(task, hints=Hints(active_file=str(root / "shop/invoice.py"),
+                                         selection=(4, 5)))
+    inv = next(f for f in res.files if f.path == "shop/invoice.py")
+    assert "selected lines 4-5 in the editor" in inv.reason
+    res = eng.retrieve(task, hints=Hints(pinned=("shop/misc/m3.py",), excluded=("shop/invoice.py",),
+                                         seen=("shop/cart.py",)))
+    paths = [f.path for f in res.files]
+    assert "shop/misc/m3.py" in paths and "shop/invoice.py" not in paths
+    assert "shop/cart.py" not in paths
+    assert next(f for f in res.files if f.path == "shop/misc/m3.py").pinned
+    assert not any(f.pinned for f in res.files if f.path != "shop/misc/m3.py")
+    off = Engine([root], Settings(cache_dir=str(tmp_path / "c"), editor_signals=False))
+    res = off.retrieve(task, hints=Hints(active_file="shop/invoice.py"))
+    assert not any("editor" in f.reason for f in res.files)
+
+
+def test_a_hint_outside_every_root_names_nothing(tmp_path):
+    """A pin, an exclude or an active file outside the roots (or escaping them) is left out."""
+    root = repo(tmp_path)
+    outside = write_files(tmp_path / "other", {"secret.py": "def total():\n    return 1\n"})
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "c")))
+    res = eng.retrieve("cart total", hints=Hints(pinned=(str(outside / "secret.py"),
+                                                          "../other/secret.py"),
+                                                  active_file=str(outside / "secret.py")))
+    assert all(not f.path.endswith("secret.py") for f in res.files)
+
+
+def test_a_follow_up_searches_the_previous_runs_words(tmp_path):
+    """A follow-up task carries the words the first run learned into its first cycle."""
+    root = repo(tmp_path)
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "c")))
+    res = eng.retrieve("the invoice shows a wrong amount", hints=Hints(follow_up=("shipping",)))
+    keywords = [c.text for c in res.trace[0].query.keywords]
+    assert "shipping" in keywords
+
+
+def test_the_command_line_takes_pins_excludes_and_focus(tmp_path):
+    """--pin, --exclude-file and --focus reach the engine; the JSON says what is pinned."""
+    root = repo(tmp_path)
+    p = subprocess.run(
+        [sys.executable, "-m", "iterative_retrieval", "retrieve", "the cart total is wrong",
+         "--root", str(root), "--json", "--cache-dir", str(tmp_path / "c"), "-q",
+         "--pin", "shop/misc/m5.py", "--exclude-file", "shop/cart.py",
+         "--focus", "shop/invoice.py"],
+        capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    files = {f["path"]: f for f in json.loads(p.stdout)["files"]}
+    assert files["shop/misc/m5.py"]["pinned"] is True
+    assert "shop/cart.py" not in files  # the file the task is about, excluded
+    assert "editor" in files["shop/invoice.py"]["reason"]
