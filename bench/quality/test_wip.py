@@ -1,0 +1,47 @@
+"""Tests of the work-in-progress miner on a real git repository: `pytest bench/quality/test_wip.py`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from bench.quality import wip as W
+from bench.quality.test_mine import _commit, _git
+from iterative_retrieval.changes import read_changes
+
+
+def _repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    repo = tmp_path / "r"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    shas = {}
+    shas["base"] = _commit(repo, "Start the app", {"src/app.py": "def run():\n    return 1\n",
+                                                   "src/util.py": "def helper():\n    return 2\n"},
+                           when=0)
+    shas["a"] = _commit(repo, "Add the retry loop to the runner", {
+        "src/app.py": "def run():\n    for _ in range(3):\n        return 1\n"}, when=5)
+    shas["b"] = _commit(repo, "Make the number of retries of the runner configurable", {
+        "src/app.py": "def run(n=3):\n    for _ in range(n):\n        return 1\n"}, when=9)
+    return repo, shas
+
+
+def test_a_pair_of_same_day_commits_is_a_task_on_a_branch(tmp_path):
+    """A then B by one author: the tree after A, the branch's changes A's files, the task B."""
+    repo, shas = _repo(tmp_path)
+    git_dir = str(repo / ".git")
+    tasks = W.mine_wip("o/r", git_dir)
+    assert [t["base"] for t in tasks] == [shas["a"]]
+    t = tasks[0]
+    assert t["before"] == shas["base"] and t["gold"] == ["src/app.py"]
+    assert t["branch_files"] == ["src/app.py"] and "configurable" in t["task"]
+    out = tmp_path / "tasks.jsonl"
+    out.write_text(json.dumps(t) + "\n")
+    mirrors = tmp_path / "mirrors"
+    (mirrors / "o+r").mkdir(parents=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(mirrors / "o+r" / "repo")],
+                   check=True, capture_output=True)
+    (root,) = W.materialize(str(out), str(tmp_path / "work"), str(mirrors))
+    assert Path(root, "src/app.py").read_text().startswith("def run():\n    for")
+    ch = read_changes(Path(root))
+    assert ch.files["src/app.py"].kind == "branch" and "retry loop" in ch.text
