@@ -189,6 +189,27 @@ async def test_retrieve_returns_the_expected_files(shared: LanguageClient):
         assert f["root"] == str(shared.workspace_root)
 
 
+def cli_files(root: Path, task: str, cache: Path) -> list[tuple]:
+    """(path, relevance, band, role) of the command line's answer, as a process."""
+    import json
+    import subprocess
+
+    p = subprocess.run([sys.executable, "-m", "iterative_retrieval", "retrieve", task, "--root",
+                        str(root), "--json", "-q", "--cache-dir", str(cache)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return [(f["path"], f["relevance"], f["band"], f["role"])
+            for f in json.loads(p.stdout)["files"]]
+
+
+async def test_the_same_ranking_and_bands_as_the_command_line(shared: LanguageClient, tmp_path):
+    """The server's answer is the CLI's: the same files, in order, with the same relevance,
+    band and role (one engine behind every surface)."""
+    result = await retrieve(shared, task=TASK)
+    mine = [(f["path"], f["relevance"], f["band"], f["role"]) for f in result["files"]]
+    assert mine == cli_files(shared.workspace_root, TASK, tmp_path / "cli-cache")
+
+
 async def test_progress_arrives_in_order(shared: LanguageClient):
     """With the client's workDoneToken: begin, per-cycle reports, end — in that order."""
     token = f"retrieve-{uuid.uuid4()}"

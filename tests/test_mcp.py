@@ -121,6 +121,22 @@ def test_retrieve_context_markdown_and_json(mcp):
     assert data["trace"] and data["trace"][0]["cycle"] == 1
 
 
+def test_the_same_ranking_and_bands_as_the_command_line(mcp, workspace, tmp_path):
+    """retrieve_context answers as the CLI does: the same files, relevance, bands and roles."""
+    import json
+    import subprocess
+
+    data = mcp.call("retrieve_context", {"task": TASK}).structured_content
+    p = subprocess.run([sys.executable, "-m", "iterative_retrieval", "retrieve", TASK, "--root",
+                        str(workspace), "--json", "-q", "--cache-dir", str(tmp_path / "c")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    cli = json.loads(p.stdout)["files"]
+    key = ("path", "relevance", "band", "role")
+    assert [tuple(f[k] for k in key) for f in data["files"]] == \
+        [tuple(f[k] for k in key) for f in cli]
+
+
 def test_retrieve_context_options_reach_the_engine(mcp):
     """max_cycles, budget, include and exclude are applied."""
     r = mcp.call("retrieve_context", {"task": TASK, "max_cycles": 1, "budget": 500,
