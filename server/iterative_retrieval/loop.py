@@ -56,7 +56,8 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
         run.check()
         merged, roles = _judge(run, best)
         gaps = find_gaps(merged, run.task_concepts,
-                         lambda c: bool(concept_hits(run.index, c, run.search)))
+                         lambda c: bool(concept_hits(run.index, c, run.search)),
+                         query.include_tests)
         high = [e for e in merged if e.relevance >= HIGH]
         entry = CycleTrace(
             cycle=cycle, query=query, candidates=len(cands), kept=len(high), excluded=[],

@@ -17,9 +17,9 @@ from itertools import pairwise
 
 from .config import ablated
 from .graph import Use
-from .index import Index
+from .index import Index, classify
 from .models import Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
-from .query import STOP_WORDS, TASK_VERBS
+from .query import STOP_WORDS, TASK_VERBS, W_IDENT
 from .run import Run
 from .search import SearchCache
 from .synonyms import synonyms
@@ -73,18 +73,30 @@ class Gaps:
 
 def find_gaps(
     evals: list[Evaluation], task_concepts: Sequence[Concept],
-    found: Callable[[Concept], bool] = bool,
+    found: Callable[[Concept], bool] = bool, about_tests: bool = True,
 ) -> Gaps:
-    """Task concepts that no file of the related band or above covers. `found(c)`: whether
-    anything in the repository matches concept c: one that nothing matches (the reporter's
-    /Users/me/sandbox, a package of their pip list) no cycle can fill: a weak gap, never a
-    critical one that keeps the loop going."""
+    """Task concepts that no file of the related band or above covers.
+
+    A gap is critical — it keeps the loop going — when it is a strong concept the task means:
+    a path, a frame, a quoted message, or an identifier it says in its prose, in backticks or
+    more than once (not one that appears once in a pasted log or snippet), that something in
+    the repository matches (`found(c)`: the reporter's /Users/me/sandbox, a package of their pip
+    list, no cycle can fill), and that a candidate could cover (not a test file's path when tests
+    are not candidates). Every other uncovered concept is a weak gap."""
     good = [e for e in evals if e.relevance >= GOOD][:10]
     covered = {w for e in good for w in e.covers}
     # a scope says where to look, not what to find: no file owes it anything
     wanted = [c for c in task_concepts if c.text not in covered and c.kind != "scope"]
-    critical = [c for c in wanted if c.strong and found(c)]
+    critical = [c for c in wanted if c.strong and _meant(c, about_tests) and found(c)]
     return Gaps([c.text for c in critical], [c.text for c in wanted if c not in critical])
+
+
+def _meant(c: Concept, about_tests: bool) -> bool:
+    if c.kind == "identifier":
+        return c.weight >= W_IDENT
+    if c.kind in ("path", "frame") and not about_tests:
+        return classify(c.text.lower(), None) != "test"
+    return True
 
 
 def focus_areas(uses: Sequence[Use], evaluated: set[str]) -> list[str]:
