@@ -36,7 +36,8 @@ HEAD_FILES = 3
 """The first files handed out show every span worth reading; the rest, a pointer each…"""
 HEAD_LINES = (400, 160, 100)
 """…up to this many lines for the first, second and third file (a span that would pass it is
-skipped for a shorter one): the budget goes where a fix most likely is."""
+skipped for a shorter one): the budget goes where a fix most likely is. A file further down
+that implements what the task names is shown as the third is."""
 TAIL_LINES = 8
 CONTEXT_SPANS = 2
 """A context-only file shows at most this many spans: the definitions used, else its passages."""
@@ -87,7 +88,8 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0
     """
     whole = int((WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES) * scale)
     spans = _spans(ev, n_lines, whole)
-    return spans if place < HEAD_FILES * scale else spans[:1]
+    head = place < HEAD_FILES * scale or ev.role == IMPLEMENTS.role
+    return spans if head else spans[:1]
 
 
 def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str]]:
@@ -201,8 +203,7 @@ def build_context(
         spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale) if lines else []
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
     shown = {id(ev): 0 for ev in evals}
-    cap = {id(ev): int((HEAD_LINES[i] if i < len(HEAD_LINES) else TAIL_LINES) * scale)
-           for i, ev in enumerate(evals)}
+    cap = {id(ev): int(_share(i, ev) * scale) for i, ev in enumerate(evals)}
     remaining = budget
     # round 1: each file's best span; round 2+: the rest, in rank order
     rounds = max((len(s) for s in spans_of.values()), default=0)
@@ -241,6 +242,14 @@ def build_context(
                        role=ev.role)
         )
     return results
+
+
+def _share(place: int, ev: Evaluation) -> int:
+    """The most lines a file's regions may take, by its place in the list (an implementing file
+    further down keeps the last head file's share)."""
+    if place < len(HEAD_LINES):
+        return HEAD_LINES[place]
+    return HEAD_LINES[-1] if ev.role == IMPLEMENTS.role else TAIL_LINES
 
 
 def _cost(lines: list[str], a: int, b: int) -> int:
