@@ -18,6 +18,8 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client, StdioServerParameters
 from mcp_types import ListRootsResult, Root
 
+from iterative_retrieval.config import SETTINGS
+from iterative_retrieval.contract import FORMATS
 from iterative_retrieval.mcp_server import Workspace, build_server, run
 
 from .conftest import EXAMPLES
@@ -81,11 +83,15 @@ def test_lists_three_tools_with_their_schemas(mcp):
     assert set(tools) == {"retrieve_context", "explain_file", "index_status"}
 
     rc = tools["retrieve_context"].input_schema
-    assert set(rc["properties"]) == {"task", "max_cycles", "budget", "include", "exclude"}
+    per_request = {s.name: s for s in SETTINGS if s.per_request}
+    assert set(rc["properties"]) == {"task", "format", *per_request}
     assert rc["required"] == ["task"]
-    assert rc["properties"]["max_cycles"]["minimum"] == 1
-    assert rc["properties"]["max_cycles"]["maximum"] == 10
-    assert rc["properties"]["budget"]["minimum"] == 200
+    for name, s in per_request.items():  # the settings table's bounds and docs
+        assert rc["properties"][name]["description"] == s.doc
+        if s.kind == "int":
+            assert (rc["properties"][name]["minimum"], rc["properties"][name]["maximum"]) == \
+                (s.low, s.high)
+    assert rc["properties"]["format"]["enum"] == list(FORMATS)
     assert set(tools["explain_file"].input_schema["properties"]) == {"path", "task"}
     assert set(tools["explain_file"].input_schema["required"]) == {"path", "task"}
     assert tools["index_status"].input_schema.get("properties", {}) == {}

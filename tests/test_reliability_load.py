@@ -20,7 +20,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from iterative_retrieval.lsp.host import ENGINE_WORKERS
+from iterative_retrieval.service import ENGINE_WORKERS
 
 from .conftest import LONG, generated_tree
 from .test_lsp_server import SERVER, start, wait_ready

@@ -14,10 +14,11 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .config import SNIFF_BYTES, Settings
 from .context import build_context, estimate_tokens, select
+from .contract import ExplanationJson, RootStatusJson
 from .credential_files import credential_format
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
@@ -338,8 +339,16 @@ class Engine:
 
         return read
 
-    def status(self) -> dict:
-        out = []
+    def explain(self, path: str, task: str, settings: Settings | None = None,
+                **retrieve_options: Any) -> ExplanationJson:
+        """One file's evaluation for a task, on every surface (explain.py); ValueError when the
+        path names no file of the workspace or the task is empty."""
+        from .explain import explain
+
+        return explain(self, path, task, settings, **retrieve_options)
+
+    def status(self) -> dict[str, list[RootStatusJson]]:
+        out: list[RootStatusJson] = []
         for root in self.roots:
             idx = self.index(root)
             last = self.last_refresh.get(str(root))

@@ -7,10 +7,22 @@ surface (CLI, language server, MCP) serialises the same result with `to_dict`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
-SCHEMA_VERSION = "1.2"
+from .contract import (
+    SCHEMA_VERSION,
+    Band,
+    CycleTraceJson,
+    FileJson,
+    RefreshJson,
+    ResultJson,
+    Role,
+    StatsJson,
+    TraceQueryJson,
+)
+
+__all__ = ["SCHEMA_VERSION"]  # re-exported: surfaces read the version with the result
 
 
 @dataclass(frozen=True)
@@ -143,7 +155,7 @@ class Query:
     fallback: tuple[Concept, ...] = ()
     """The task's generic words (`fix`, `add`, `work`): its keywords when nothing else matches."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TraceQueryJson:
         return {
             "patterns": list(self.patterns),
             "keywords": [c.text for c in self.keywords],
@@ -258,7 +270,7 @@ class CycleTrace:
     """The merged ranking after this cycle (top paths), for per-cycle recall."""
     stop_reason: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CycleTraceJson:
         return {
             "cycle": self.cycle,
             "query": self.query.to_dict(),
@@ -290,13 +302,13 @@ class FileResult:
     def band(self) -> str:
         return band_of(self.relevance)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FileJson:
         return {
             "path": self.path,
             "root": self.root,
             "relevance": round(self.relevance, 3),
-            "band": self.band,
-            "role": self.role,
+            "band": cast(Band, self.band),  # a result holds files of 0.2 and more
+            "role": cast(Role, self.role),
             "reason": self.reason,
             "missing": self.missing,
             "cycle": self.cycle,
@@ -317,14 +329,15 @@ class RetrievalResult:
     stats: dict[str, Any]
     roots: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultJson:
+        """The wire object (contract.ResultJson): the same on every surface."""
         return {
             "schema_version": SCHEMA_VERSION,
             "task": self.task,
             "roots": self.roots,
             "files": [f.to_dict() for f in self.files],
             "trace": [t.to_dict() for t in self.trace],
-            "stats": self.stats,
+            "stats": cast(StatsJson, self.stats),
         }
 
 
@@ -341,5 +354,6 @@ class IndexStats:
     """reason → count: binary, too_large, unreadable, undecodable, secret, undecodable_name."""
     seconds: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> RefreshJson:
+        return {"files": self.files, "indexed": self.indexed, "unchanged": self.unchanged,
+                "removed": self.removed, "skipped": dict(self.skipped), "seconds": self.seconds}
