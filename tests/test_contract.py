@@ -226,3 +226,56 @@ def test_bounds_are_the_same_on_the_command_line_the_server_and_the_engine(s, ca
             Settings(**{s.name: bad}).validated()
         with pytest.raises(schema.WireError, match=f"from {s.low} to {s.high}"):
             schema.validate(WIRE_TYPES["retrieve-params"], {"task": "x", s.wire: bad})
+
+
+# -- the docs' examples ------------------------------------------------------------------------
+
+_KINDS = {  # an example's telling keys → the schema it must conform to (first match)
+    ("state", "settings"): "status",
+    ("reindexed",): "reindex",
+    ("schema_version", "files", "trace"): "result",
+}
+_PARAMS = {"iterativeRetrieval.retrieve": "retrieve-params",
+           "iterativeRetrieval.renderContext": "render-params",
+           "iterativeRetrieval.explain": "explain-params"}
+
+
+def _examples(doc: str):
+    import re
+
+    text = (REPO / "docs" / doc).read_text("utf-8")
+    for block in re.findall(r"```json\n(.*?)```", text, re.S):
+        try:
+            yield json.loads(block)
+        except ValueError:  # several objects in a row (progress notifications)
+            continue
+
+
+@pytest.mark.parametrize("doc", ["lsp.md", "json-schema.md"])
+def test_the_docs_examples_conform(doc):
+    """Every JSON example of a result, status, reindex answer or command argument in the docs
+    is valid by its schema (the docs show what the server sends)."""
+    seen = 0
+    for example in _examples(doc):
+        params = example.get("params", example)
+        if isinstance(params, dict) and params.get("command") in _PARAMS:
+            conforms(params["arguments"][0], _PARAMS[params["command"]])
+            seen += 1
+        for keys, name in _KINDS.items():
+            if all(k in example for k in keys):
+                conforms(example, name)
+                seen += 1
+                break
+    assert seen
+
+
+def test_the_docs_state_each_settings_bounds_and_default():
+    """The configuration tables of docs/lsp.md and the MCP tool's argument table of docs/mcp.md
+    give the table's bounds and defaults."""
+    lsp = (REPO / "docs" / "lsp.md").read_text("utf-8")
+    mcp = (REPO / "docs" / "mcp.md").read_text("utf-8")
+    for s in SETTINGS:
+        if s.kind == "int":
+            assert f"| `{s.wire}` | integer {s.low}–{s.high} | `{s.default}` |" in lsp, s.wire
+            assert f"| `{s.name}` | integer {s.low}–{s.high} | " \
+                   f"{s.doc} Default {s.default}. |" in mcp, s.name
