@@ -237,7 +237,7 @@ def test_body_text_matches_python(c):
         {"token": 1},
         {"token": 9, "user": 6, "id": 5, "x": 0},
         {"naïve": 2, "łódź": 1, "😀": 3, "plain": 7},  # every string kind
-        tokenize.term_counts_upto((REPO / "server/iterative_retrieval/index.py").read_text(), CAP),
+        tokenize.term_counts_upto((REPO / "server/iterative_retrieval/index/store.py").read_text(), CAP),
         tokenize.term_counts((REPO / "README.md").read_text()),
         {"last": 0, "first": 2},
     ]
