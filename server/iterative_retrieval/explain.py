@@ -9,17 +9,30 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from .config import Settings
 from .contract import Band, ExplanationJson
 from .models import RetrievalResult
-from .workspace import is_inside
+from .workspace import Scope, is_inside
 
-if TYPE_CHECKING:
-    from .engine import Engine
+
+class Engine(Protocol):
+    """What an explanation needs of engine.Engine (which calls this module: no import back)."""
+
+    roots: list[Path]
+    settings: Settings
+
+    def root_of(self, path: str) -> tuple[Path, str] | None: ...
+
+    def retrieve(self, task: str, settings: Settings | None = None,
+                 **options: Any) -> RetrievalResult: ...
+
+    def is_secret(self, root: Path, rel: str) -> bool: ...
+
+    def scope(self, root: Path) -> Scope: ...
 
 EXPLAIN_MAX_FILES = 200
 """The loop runs with this many result files, then the file is looked up among them."""
