@@ -164,9 +164,7 @@ def ts_defs(lang: str, root) -> list[Def]:  # noqa: ANN001, C901 - one case per 
                 yield from walk(c, top=t == "module", in_class=False)
             return
         if lang == "go":
-            if t in ("function_declaration", "method_declaration"):
-                add(node.child_by_field_name("name"), node)
-            elif t == "type_spec":
+            if t in ("function_declaration", "method_declaration") or t == "type_spec":
                 add(node.child_by_field_name("name"), node)
             elif t in ("const_spec", "var_spec") and top:
                 for n in node.children_by_field_name("name"):
@@ -280,7 +278,8 @@ def run(paths: list[tuple[Path, str]]) -> dict[str, Tally]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.outlines", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m bench.outlines",
+                                 description=__doc__.split("\n")[0])
     ap.add_argument("--work", default="/tmp/bench-work", help="folder of the materialized trees")
     ap.add_argument("--limit", type=int, default=100_000, help="files per tree at most")
     ap.add_argument("--extra", action="append", default=[], metavar="DIR",

@@ -7,6 +7,7 @@ in-process, over both the handshake-era and the 2026-07-28 protocol paths.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -36,10 +37,8 @@ def workspace(tmp_path_factory) -> Path:
     shutil.copytree(EXAMPLES / "auth-service", root)
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.ts").write_text("export const token = 'outside';\n")
-    try:
+    with contextlib.suppress(OSError):  # no symlinks on this platform
         (root / "escape").symlink_to(outside, target_is_directory=True)
-    except OSError:  # no symlinks on this platform
-        pass
     return root.resolve()
 
 
@@ -52,9 +51,9 @@ def mcp(workspace, tmp_path_factory):
         args=["-m", "iterative_retrieval", "mcp", "--root", str(workspace),
               "--cache-dir", str(cache)],
     )
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
-            yield _Session(portal, client)
+    with start_blocking_portal() as portal, \
+            portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
+        yield _Session(portal, client)
 
 
 class _Session:
@@ -119,7 +118,7 @@ def test_retrieve_context_markdown_and_json(mcp):
     assert data["schema_version"] == "1.2"
     assert data["task"] == TASK
     paths = [f["path"] for f in data["files"]]
-    assert AUTH_FILES <= set(paths)
+    assert set(paths) >= AUTH_FILES
     assert set(paths[:4]) == AUTH_FILES
     top = data["files"][0]
     assert top["band"] == "high" and top["reason"] and top["regions"]

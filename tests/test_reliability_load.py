@@ -185,7 +185,7 @@ async def until(what: str, condition, bound: float = TIMEOUT) -> None:
 
     try:
         await asyncio.wait_for(poll(), bound)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise AssertionError(f"never: {what}") from None
 
 

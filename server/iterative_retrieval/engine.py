@@ -113,7 +113,7 @@ class Engine:
                 idx.put_text(hit[1], text)
         self.last_refresh[str(root)] = idx.refresh(self.scope(root), self.settings.max_file_bytes)
 
-    def _guarded(self, root: Path, fn: Callable[[Index], T]) -> T:
+    def _guarded(self, root: Path, fn: Callable[..., T]) -> T:
         """fn(index of root); after a storage fault, once more on a recovered index."""
         idx = self.index(root)
         try:
@@ -178,7 +178,8 @@ class Engine:
     # -- open buffers ------------------------------------------------------------------------
 
     def set_document(self, path: str, text: str) -> bool:
-        """Index an open buffer's unsaved text; False when it is outside every root or out of scope."""
+        """Index an open buffer's unsaved text; False when it is outside every root or out of
+        scope."""
         hit = self.root_of(path)
         if hit is None:
             return False
@@ -303,7 +304,7 @@ class Engine:
             chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts, red)(e.path),
             redact=False,  # the reader masked them already
         )
-        for e, f in zip(chosen, files):
+        for e, f in zip(chosen, files, strict=False):
             f.root = str(root_of[id(e)])
         refreshed = [self.last_refresh[str(r)] for r in roots if str(r) in self.last_refresh]
         stats = {

@@ -8,6 +8,7 @@ the index's scope, set aside by a cycle, or never a candidate.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, cast
 from urllib.parse import urlparse
@@ -27,8 +28,8 @@ class Engine(Protocol):
 
     def root_of(self, path: str) -> tuple[Path, str] | None: ...
 
-    def retrieve(self, task: str, settings: Settings | None = None,
-                 **options: Any) -> RetrievalResult: ...
+    @property
+    def retrieve(self) -> Callable[..., RetrievalResult]: ...
 
     def is_secret(self, root: Path, rel: str) -> bool: ...
 

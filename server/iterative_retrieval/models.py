@@ -65,7 +65,7 @@ class SymbolRows(Sequence[Symbol]):
                 Symbol(n, k, s, e, tuple(t.split())) for _, n, k, s, e, t in self.rows)
         return self._symbols
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self._all()[i]
 
     def __len__(self) -> int:
@@ -233,7 +233,8 @@ class Evaluation:
     used_by: list[str] = field(default_factory=list)
     """The names it defines that the implementing files use (its regions show them)."""
     need: float = 0.0
-    """How strongly a sure implementing file needs it as context (relevance.py), 0 when none does."""
+    """How strongly a sure implementing file needs it as context (relevance.py), 0 when none
+    does."""
     score: float = 0.0
     """The file's own evidence (signals.py's logistic model): orders and merges the files."""
     kind: str = "source"

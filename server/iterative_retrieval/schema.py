@@ -119,7 +119,7 @@ def _wire_error(typ: Any, exc: ValidationError) -> WireError:
 
 def keys(typ: Any) -> list[str]:
     """A typed dict's keys, required ones first (as messages list what is allowed)."""
-    required = getattr(typ, "__required_keys__", frozenset())
+    required: frozenset[str] = getattr(typ, "__required_keys__", frozenset())
     names = list(get_type_hints(typ))
     return [n for n in names if n in required] + [n for n in names if n not in required]
 

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import repeat
 from operator import add, mul
+from types import ModuleType
 from typing import TypeVar
 
 # A name, or digits glued to a name (`3dTexture`). The digit branch starts only at the head of a
@@ -44,7 +45,7 @@ per process on the largest trees (at 500k they reached 300 MB per worker on Linu
 T = TypeVar("T")
 
 
-class _Memo(dict):
+class _Memo(dict[str, T]):
     """key → compute(key), at most `size` entries in two generations.
 
     When the young half is full it becomes the old one (the older is dropped), and an old entry
@@ -193,6 +194,7 @@ _RUN_TERMS = _Memo(_run_terms, CACHE_MAX)
 # The optional C accelerator (setup.py builds it where a compiler is found); IR_PURE_PYTHON=1
 # turns it off, to compare the two paths. It is configured with this module's constants at the
 # end of the module.
+_speedups: ModuleType | None
 try:
     from . import _speedups
 except ImportError:  # no compiler at install time: the same counts, in Python

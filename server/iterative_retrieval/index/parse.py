@@ -81,12 +81,9 @@ def parse_bytes(rel: str, data: bytes, size: int, mtime_ns: int) -> Parsed:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        try:
-            text = data.decode("latin-1") if _mostly_text(data) else None
-        except UnicodeDecodeError:  # pragma: no cover - latin-1 decodes anything
-            text = None
-        if text is None:
+        if not _mostly_text(data):
             return Parsed(rel, size, mtime_ns, digest, lang, 0, "undecodable")
+        text = data.decode("latin-1")  # decodes any bytes
     return parse_text(rel, text, size, mtime_ns, digest)
 
 

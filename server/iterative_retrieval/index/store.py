@@ -153,15 +153,15 @@ class Index(IndexReads):
         self.build_lock = None if self.in_memory else BuildLock(self.db_path)
         """Held by whoever creates, deletes or fills the database (buildlock.py)."""
         self._said_waiting = False
-        self.conn: sqlite3.Connection | None = None  # type: ignore[assignment]
+        conn: sqlite3.Connection | None = None
         try:
-            self.conn = self._open(discard)
+            conn = self.conn = self._open(discard)
             self._ensure_indexes(when_free=True)
             self._clear_overlays()
             self._reclassify()
         except (sqlite3.DatabaseError, OSError) as exc:
-            if self.conn is not None:
-                self.conn.close()
+            if conn is not None:
+                conn.close()
             raise (diagnose(exc) or exc) from exc
 
     # -- opening -----------------------------------------------------------------------------
@@ -193,6 +193,7 @@ class Index(IndexReads):
         return idx
 
     def _open(self, discard: bool = False) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None
         if self.in_memory:
             conn = self._connect()
             self._create(conn)
@@ -216,10 +217,8 @@ class Index(IndexReads):
                 return conn
             if conn is None:  # damaged: the file goes, with its journal
                 for suffix in ("", "-wal", "-shm"):
-                    try:
+                    with contextlib.suppress(FileNotFoundError):
                         os.unlink(str(self.db_path) + suffix)
-                    except FileNotFoundError:
-                        pass
                 conn = self._connect()
             try:
                 self._create(conn)
@@ -546,7 +545,7 @@ class Index(IndexReads):
             " kind, lines, skipped, overlay) VALUES(?,?,?,?,?,?,?,?,?)",
             (rel, size, mtime_ns, digest, lang, kind, lines, skipped, int(overlay)),
         )
-        if not cur.rowcount:
+        if not cur.rowcount or cur.lastrowid is None:
             return False
         fid = cur.lastrowid
         self._symbols.pop(fid, None)

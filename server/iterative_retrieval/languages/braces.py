@@ -160,13 +160,11 @@ class _Blocks:
             self.defs[tag.index].end = line
 
 
-def outline_structured(spec: Spec, clean: list[str], braces: list[str],
-                       defs: list[Definition]) -> None:  # noqa: C901 - the one pass per line
-    """Definitions of a brace (or keyword-block) file into `defs`.
-
-    One loop over every line of a file: the steps are inlined rather than split into calls
-    (a call per line costs a third of the scan), hence its length.
-    """
+# C901: the one pass over every line of a file; its steps are inlined rather than called (a
+# call per line cost a third of the scan).
+def outline_structured(spec: Spec, clean: list[str], braces: list[str],  # noqa: C901
+                       defs: list[Definition]) -> None:
+    """Definitions of a brace (or keyword-block) file into `defs`."""
     blocks = _Blocks(defs)
     funcs, stack = blocks.funcs, blocks.stack  # mutated in place, never rebound
     events = spec.keyword_blocks
@@ -180,16 +178,18 @@ def outline_structured(spec: Spec, clean: list[str], braces: list[str],
             if funcs and s[0] not in "})]" and \
                     len(line) - len(s) <= stack[funcs[-1]].indent:  # type: ignore[union-attr]
                 _resync(spec, blocks, s, line, clean, i)
-            hit: Found | GroupStart | None = None
+            hit: Found | None = None
             if group is not None:
                 if group.parens == 1 and len(stack) == group.depth and s[0] != ")":
                     assert spec.group_item is not None
                     hit = spec.group_item(group.kind, s, i)
             elif not funcs and len(defs) < MAX_SYMBOLS:
                 top = stack[-1] if stack else None
-                hit = _detect(spec, s, line, clean, i, top, blocks.classes)
-                if isinstance(hit, GroupStart):
-                    group, hit = Group(hit.kind, 0, len(stack)), None
+                found = _detect(spec, s, line, clean, i, top, blocks.classes)
+                if isinstance(found, GroupStart):
+                    group = Group(found.kind, 0, len(stack))
+                else:
+                    hit = found
             if hit is not None:
                 pend = _begin(spec, hit, pend, clean, i, blocks)
         evs = (events(line) if s else ()) if events is not None else braces[i]

@@ -36,7 +36,7 @@ def _outline(raw: list[str], clean: list[str], defs: list[Definition]) -> None:
 
 
 def _imports(raw: list[str], clean: list[str]) -> list[str]:
-    out = []
+    out: list[str] = []
     for line in clean:
         if "include" in line:
             m = _MK_INCLUDE.match(line)

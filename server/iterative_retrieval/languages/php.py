@@ -29,7 +29,8 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
         if "use" in line:
             m = _PHP_USE.match(line[:1000])
             if m:
-                out.extend(use_tree(_PHP_USE.match(gather(clean, i, ";")).group(1), "\\"))
+                whole = _PHP_USE.match(gather(clean, i, ";")) or m  # it starts with line i
+                out.extend(use_tree(whole.group(1), "\\"))
         r = raw[i]
         if ("require" in r or "include" in r) and live(clean, i):
             out.extend(m.group(2) for m in _PHP_REQ.finditer(r[:1000]))

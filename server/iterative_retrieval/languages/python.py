@@ -8,7 +8,7 @@ it; lines inside brackets, after a backslash, or inside multi-line strings never
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .clean import DQ, HASH, SQ, TDQ, TSQ, brackets, clean, cleaner
 from .definitions import Definition, add
@@ -21,7 +21,7 @@ class _Open(NamedTuple):
     """A definition whose block is still open."""
 
     indent: int
-    index: int
+    entry: int
     """Its index in the outline (-1 past MAX_SYMBOLS)."""
     is_class: bool
 
@@ -37,7 +37,9 @@ _PY_IMPORT = re.compile(r"import\s+(.*)", re.S)
 _DOTTED = re.compile(r"\.*[\w.]+")
 
 
-def _outline(clean: list[str], brackets: list[str], defs: list[Definition],
+# C901: the one pass over every line of a file, its states (brackets, backslashes, decorators,
+# the open definitions) kept in locals for speed.
+def _outline(clean: list[str], brackets: list[str], defs: list[Definition],  # noqa: C901
              imports: list[str]) -> None:
     """Definitions (with decorator-inclusive starts) and imports of a Python file.
 
@@ -68,7 +70,7 @@ def _outline(clean: list[str], brackets: list[str], defs: list[Definition],
             continue
         indent = len(line) - len(s)
         while stack and stack[-1].indent >= indent:
-            idx = stack.pop().index
+            idx = stack.pop().entry
             if idx >= 0:
                 defs[idx].end = last
         last = i
@@ -93,15 +95,16 @@ def _outline(clean: list[str], brackets: list[str], defs: list[Definition],
         elif indent == 0:
             m = _PY_TOP.match(s)
             if m:
+                top_kind: str | None
                 if m.group("c") is not None:
-                    kind, name = ("constant" if upper(m.group("c")) else None), m.group("c")
+                    top_kind, name = ("constant" if upper(m.group("c")) else None), m.group("c")
                 else:
-                    kind, name = "type", m.group("t") or m.group("a")
-                if kind:
-                    stack.append(_Open(0, add(defs, name, kind, i), False))
+                    top_kind, name = "type", cast(str, m.group("t") or m.group("a"))
+                if top_kind:
+                    stack.append(_Open(0, add(defs, name, top_kind, i), False))
     for o in stack:
-        if o.index >= 0:
-            defs[o.index].end = last
+        if o.entry >= 0:
+            defs[o.entry].end = last
 
 
 def _bracket_delta(b: str) -> int:

@@ -92,7 +92,10 @@ def _combine(rules: tuple[Rule, ...], scopes: tuple[str, ...]) -> re.Pattern[str
     alts = []
     for i, r in enumerate(rules):
         if r.scope in scopes:
-            p = re.sub(r"\(\?P<(\w+)>", lambda m, i=i: f"(?P<{m.group(1)}_{i}>", r.pattern)
+            def local(m: re.Match[str], i: int = i) -> str:
+                return f"(?P<{m.group(1)}_{i}>"
+
+            p = re.sub(r"\(\?P<(\w+)>", local, r.pattern)
             alts.append(f"(?P<r{i}>{p})")
     return re.compile("|".join(alts) or r"(?!)")
 

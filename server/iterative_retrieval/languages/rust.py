@@ -34,7 +34,8 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
         if "use" in line:
             m = _RUST_USE.match(line[:1000])
             if m:
-                out.extend(use_tree(_RUST_USE.match(gather(clean, i, ";")).group(1), "::"))
+                whole = _RUST_USE.match(gather(clean, i, ";")) or m  # it starts with line i
+                out.extend(use_tree(whole.group(1), "::"))
                 continue
         if "mod" in line or "crate" in line:
             m = _RUST_MOD.match(line) or _RUST_CRATE.match(line)

@@ -94,7 +94,7 @@ class WorkProgress:
         self._loop.call_soon_threadsafe(self._send_report, value)
 
     def _send_report(self, value: types.WorkDoneProgressReport) -> None:
-        if not self._ended:
+        if not self._ended and self.token is not None:
             self._ls.work_done_progress.report(self.token, value)
 
     def end(self, message: str) -> None:

@@ -10,7 +10,7 @@ callers that hold raw arguments (tests, tools).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -195,7 +195,7 @@ def _one_of_task_and_result(command: str, value: dict[str, Any]) -> None:
                           "(it is rendered as it is)")
 
 
-def one_argument(command: str, arguments: list[Any] | None) -> Any:
+def one_argument(command: str, arguments: Sequence[Any] | None) -> Any:
     """The one object of `arguments`; ParamsError for another count. A command that takes no
     argument (NoParams) may get none, or null."""
     optional = command in TAKE_NOTHING

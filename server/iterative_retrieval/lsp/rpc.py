@@ -119,7 +119,7 @@ class RetrievalProtocol(LanguageServerProtocol):
 
     @property
     def hooks(self) -> ServerHooks:
-        return self._server  # type: ignore[no-any-return]
+        return self._server
 
     @lsp_method(types.WORKSPACE_EXECUTE_COMMAND)
     def lsp_workspace__execute_command(self, params: types.ExecuteCommandParams):
