@@ -81,3 +81,49 @@ def test_patterns_with_many_stars_cost_linear_time_and_match_as_pathspec_does():
             assert ours.match_file(path) == reference.match_file(path), (lines, path)
             compared += 1
     assert compared == 12_000
+
+
+def test_pathspec_still_writes_what_gitignore_py_reads():
+    """The contract with pathspec (pinned <2 in pyproject.toml): gitignore.py reads the text of
+    pathspec's private regexes to sort patterns into its quick tests. Each shape it expects,
+    and each API it calls, is here; a pathspec release that changes one fails this test before
+    the quick tests can answer wrongly."""
+    import re
+    from importlib.metadata import version
+
+    from pathspec.pattern import RegexPattern
+    from pathspec.util import lookup_pattern, normalize_file
+
+    from iterative_retrieval.gitignore import _ANY_FOLDER, _NAMED_GROUP, _SEGMENT_END
+
+    assert version("pathspec").split(".")[0] == "1"
+    make = lookup_pattern("gitignore")
+
+    def body(line: str) -> str:
+        p = make(line)
+        assert p.include is True and isinstance(p.regex, re.Pattern)
+        src = _NAMED_GROUP.sub("(?:", p.regex.pattern)
+        assert src.startswith(_ANY_FOLDER) and src.endswith(_SEGMENT_END), src
+        return src[len(_ANY_FOLDER):-len(_SEGMENT_END)]
+
+    # a name anywhere: ^(?:.+/)?BODY(?:/|$), BODY a literal, `[^/]*` + literal, literal + `[^/]*`
+    assert body("modules.order") == r"modules\.order"
+    assert body("*.o") == r"[^/]*\.o"
+    assert body(".tmp*") == r"\.tmp[^/]*"
+    # anchored or spanning folders: not that shape (tried on the whole path)
+    for line in ("/dist", "docs/**/*.md", "build/"):
+        src = make(line).regex.pattern
+        assert not (src.startswith(_ANY_FOLDER) and src.endswith(_SEGMENT_END)), line
+    # negation and comments, and the lines pathspec refuses (ValueError)
+    assert make("!keep.o").include is False and make("# c").include is None
+    for bad in ("\\", "!"):
+        try:
+            make(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} was accepted")
+    # the APIs: a RegexPattern of a compiled regex in a PathSpec with the simple backend
+    spec = pathspec.PathSpec([RegexPattern(re.compile(r"^(?:.+/)?x(?:/|$)"), True)],
+                             backend="simple")
+    assert spec.match_file("a/x") and not spec.match_file("a/y")
+    assert normalize_file("./a/b") == "a/b"

@@ -117,9 +117,9 @@ def _lookups_by_name_use_the_index(idx):
 def test_first_index_killed_before_its_end_gets_its_name_index_back(tmp_path, monkeypatch):
     """A first index builds the symbols' name index at its end; one stopped before (a killed
     process) leaves the table without it, and the next open builds it."""
-    from iterative_retrieval import index as index_mod
+    from iterative_retrieval.index import store, workers
 
-    monkeypatch.setattr(index_mod, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(workers, "PARALLEL_THRESHOLD", 10)
     files = {f"pkg/m{i}.py": f"def func_{i}():\n    return {i}\n" for i in range(30)}
     root = write_files(tmp_path / "ws", files)
     idx, scope = open_index(root, tmp_path / "c")
@@ -130,7 +130,7 @@ def test_first_index_killed_before_its_end_gets_its_name_index_back(tmp_path, mo
             "SELECT count(*) FROM sqlite_master WHERE name='symbols_lname'").fetchone()[0])
         return True
 
-    monkeypatch.setattr(index_mod, "STORE_BATCH", 8)
+    monkeypatch.setattr(store, "STORE_BATCH", 8)
     monkeypatch.setattr(idx, "_ensure_indexes", lambda: None)  # as if killed: no end
     idx.refresh(scope, 1_000_000, should_stop=stop_early)
     assert seen == [0]  # dropped while the first files were stored
@@ -202,7 +202,7 @@ def test_worker_processes_build_the_same_index(tmp_path, monkeypatch):
     exactly what parsing in-process stores."""
     import threading
 
-    from iterative_retrieval import index as index_mod
+    from iterative_retrieval.index import workers
 
     files = {f"pkg/m{i}.py": f"class Model{i}:\n    def save_{i}(self):\n        return {i}\n"
              for i in range(60)}
@@ -213,8 +213,8 @@ def test_worker_processes_build_the_same_index(tmp_path, monkeypatch):
     inline, scope = open_index(root, tmp_path / "c1")
     inline.refresh(scope, 1_000_000)
 
-    monkeypatch.setattr(index_mod, "PARALLEL_THRESHOLD", 10)
-    monkeypatch.setattr(index_mod, "PARSE_CHUNK", 8)
+    monkeypatch.setattr(workers, "PARALLEL_THRESHOLD", 10)
+    monkeypatch.setattr(workers, "PARSE_CHUNK", 8)
     forked, _ = open_index(root, tmp_path / "c2")
     forked.refresh(scope, 1_000_000)
     assert _contents(forked) == _contents(inline)
@@ -257,9 +257,9 @@ def test_symbols_follow_changes_by_this_and_other_processes(tmp_path):
 def test_a_buffer_opened_during_a_refresh_wins(tmp_path, monkeypatch):
     """An editor buffer indexed while a refresh is still storing files (a first index of a big
     workspace) is neither overwritten by the disk nor an error, for a new and a known file."""
-    from iterative_retrieval import index as index_mod
+    from iterative_retrieval.index import store
 
-    monkeypatch.setattr(index_mod, "STORE_BATCH", 2)
+    monkeypatch.setattr(store, "STORE_BATCH", 2)
     files = {f"m{i}.py": f"def disk_{i}(): pass\n" for i in range(8)}
     root = write_files(tmp_path / "ws", files)
     idx, scope = open_index(root, tmp_path / "c")
@@ -285,9 +285,9 @@ def test_a_refresh_commits_in_large_transactions_and_loses_nothing(tmp_path, mon
     """A command line's refresh commits every COMMIT_ROWS files: other readers see nothing of a
     transaction before its commit, a buffer update that fails meanwhile rolls back only itself,
     and a refresh stopped between commits keeps what it stored."""
-    from iterative_retrieval import index as index_mod
+    from iterative_retrieval.index import store
 
-    monkeypatch.setattr(index_mod, "STORE_BATCH", 4)
+    monkeypatch.setattr(store, "STORE_BATCH", 4)
     files = {f"m{i}.py": f"def disk_{i}(): pass\n" for i in range(40)}
     root = write_files(tmp_path / "ws", files)
     idx, scope = open_index(root, tmp_path / "c")
@@ -463,7 +463,7 @@ def test_a_first_index_of_a_large_tree_with_a_secret_file(tmp_path):
     """A first index that reads enough files to go in bulk, in a tree with a secret file: the
     skipped rows were stored in an open transaction, where SQLite refuses to change
     `synchronous`, and every such first index failed (issue found on vite's trees)."""
-    from iterative_retrieval.index import PARALLEL_THRESHOLD
+    from iterative_retrieval.index.workers import PARALLEL_THRESHOLD
 
     files = {f"pkg/m{i}.py": f"def handler_{i}(token):\n    return token\n"
              for i in range(PARALLEL_THRESHOLD + 20)}

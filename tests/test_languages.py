@@ -1146,10 +1146,10 @@ def test_go_imports_anywhere_a_line_starts_with_import():
 def test_cleaning_keeps_lines_and_blanks_strings_and_comments(monkeypatch):
     """A string becomes "", a comment a space, each line a token spans is kept (marked \\x01
     after its first); with too many tokens the text is scanned as it is."""
-    from iterative_retrieval import languages
+    from iterative_retrieval.languages import clean, go
 
-    rx = languages._SPECS["go"].cleaner
+    rx = go.SPEC.cleaner
     src = 'a := "x{" + `raw\n{\n` // c {\n/* b\n{ */ b\'{\'\n'
-    assert languages._clean(rx, src) == 'a := "" + ""\n\x01\n\x01  \n \n\x01 b""\n'
-    monkeypatch.setattr(languages, "MAX_TOKENS", 4)
-    assert languages._clean(rx, src) == src
+    assert clean.clean(rx, src) == 'a := "" + ""\n\x01\n\x01  \n \n\x01 b""\n'
+    monkeypatch.setattr(clean, "MAX_TOKENS", 4)
+    assert clean.clean(rx, src) == src

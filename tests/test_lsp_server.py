@@ -156,11 +156,12 @@ def did_open(client: LanguageClient, path: Path, text: str, version: int = 1) ->
 
 
 async def test_initialize_advertises_commands_and_indexes(shared: LanguageClient):
-    """The four commands are advertised; after `initialized` the index is built with progress."""
+    """The five commands are advertised; after `initialized` the index is built with progress."""
     caps = shared.init_result.capabilities
     assert set(caps.execute_command_provider.commands) == {
         "iterativeRetrieval.retrieve", "iterativeRetrieval.status",
         "iterativeRetrieval.reindex", "iterativeRetrieval.renderContext",
+        "iterativeRetrieval.explain",
     }
     assert shared.init_result.server_info.name == "iterative-retrieval"
     st = await wait_ready(shared)

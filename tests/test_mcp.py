@@ -7,6 +7,7 @@ in-process, over both the handshake-era and the 2026-07-28 protocol paths.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -18,6 +19,8 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client, StdioServerParameters
 from mcp_types import ListRootsResult, Root
 
+from iterative_retrieval.config import SETTINGS
+from iterative_retrieval.contract import FORMATS
 from iterative_retrieval.mcp_server import Workspace, build_server, run
 
 from .conftest import EXAMPLES
@@ -34,10 +37,8 @@ def workspace(tmp_path_factory) -> Path:
     shutil.copytree(EXAMPLES / "auth-service", root)
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.ts").write_text("export const token = 'outside';\n")
-    try:
+    with contextlib.suppress(OSError):  # no symlinks on this platform
         (root / "escape").symlink_to(outside, target_is_directory=True)
-    except OSError:  # no symlinks on this platform
-        pass
     return root.resolve()
 
 
@@ -50,9 +51,9 @@ def mcp(workspace, tmp_path_factory):
         args=["-m", "iterative_retrieval", "mcp", "--root", str(workspace),
               "--cache-dir", str(cache)],
     )
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
-            yield _Session(portal, client)
+    with start_blocking_portal() as portal, \
+            portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
+        yield _Session(portal, client)
 
 
 class _Session:
@@ -81,11 +82,15 @@ def test_lists_three_tools_with_their_schemas(mcp):
     assert set(tools) == {"retrieve_context", "explain_file", "index_status"}
 
     rc = tools["retrieve_context"].input_schema
-    assert set(rc["properties"]) == {"task", "max_cycles", "budget", "include", "exclude"}
+    per_request = {s.name: s for s in SETTINGS if s.per_request}
+    assert set(rc["properties"]) == {"task", "format", *per_request}
     assert rc["required"] == ["task"]
-    assert rc["properties"]["max_cycles"]["minimum"] == 1
-    assert rc["properties"]["max_cycles"]["maximum"] == 10
-    assert rc["properties"]["budget"]["minimum"] == 200
+    for name, s in per_request.items():  # the settings table's bounds and docs
+        assert rc["properties"][name]["description"] == s.doc
+        if s.kind == "int":
+            assert (rc["properties"][name]["minimum"], rc["properties"][name]["maximum"]) == \
+                (s.low, s.high)
+    assert rc["properties"]["format"]["enum"] == list(FORMATS)
     assert set(tools["explain_file"].input_schema["properties"]) == {"path", "task"}
     assert set(tools["explain_file"].input_schema["required"]) == {"path", "task"}
     assert tools["index_status"].input_schema.get("properties", {}) == {}
@@ -113,7 +118,7 @@ def test_retrieve_context_markdown_and_json(mcp):
     assert data["schema_version"] == "1.3"
     assert data["task"] == TASK
     paths = [f["path"] for f in data["files"]]
-    assert AUTH_FILES <= set(paths)
+    assert set(paths) >= AUTH_FILES
     assert set(paths[:4]) == AUTH_FILES
     top = data["files"][0]
     assert top["band"] == "high" and top["reason"] and top["regions"]

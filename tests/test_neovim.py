@@ -82,6 +82,16 @@ def test_neovim_renders_markdown(tmp_path, workspace):
     assert "`src/auth/tokens.ts`" in p.stdout
 
 
+def test_neovim_renders_xml_documents(tmp_path, workspace):
+    """IR_FORMAT=xml: the server's XML documents, one per file, well-formed."""
+    import xml.etree.ElementTree as ET
+
+    p = run_nvim(tmp_path, IR_TASK=TASK, IR_ROOT=str(workspace), IR_FORMAT="xml")
+    assert p.returncode == 0, p.stderr
+    docs = ET.fromstring(p.stdout).findall("document")
+    assert {d.get("path") for d in docs[:4]} == AUTH_TOP4
+
+
 def test_neovim_script_reports_errors(tmp_path, workspace):
     """No task, or a server error (an empty task is InvalidParams), exits 1 with the reason."""
     p = run_nvim(tmp_path, IR_ROOT=str(workspace))

@@ -96,20 +96,21 @@ def test_scope_index_and_answers_stay_inside(planted, tmp_path):
         engine.close()
 
 
-def test_mcp_explain_refuses_ways_out(planted, tmp_path):
-    """explain_file refuses paths that lead out, however they are written."""
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    from iterative_retrieval.mcp_server import Workspace, _relative_path
+def test_explain_refuses_ways_out(planted, tmp_path):
+    """Engine.explain's path (every surface's: MCP explain_file, the LSP's explain, the CLI's
+    explain) refuses paths that lead out, however they are written."""
+    from iterative_retrieval.explain import ExplainError, resolve
 
     ws, outside = planted
-    engine = Workspace(str(ws), str(tmp_path / "c")).engine
+    engine = Engine([ws], Settings(cache_dir=str(tmp_path / "c")))
     for bad in ["../outside/secret.py", str(outside / "secret.py"), "src/link.py",
                 "src/inner/a.py", "linkdir/util.py", "src/../../outside/secret.py",
                 (outside / "secret.py").as_uri(), "/etc/passwd"]:
-        with pytest.raises(ToolError, match="outside the workspace root"):
-            _relative_path(engine, bad)
-    assert _relative_path(engine, "src/app.py") == (ws, "src/app.py")
+        with pytest.raises(ExplainError, match="outside the workspace root"):
+            resolve(engine, bad)
+        with pytest.raises(ExplainError, match="outside the workspace root"):
+            engine.explain(bad, TASK)
+    assert resolve(engine, "src/app.py") == (ws, "src/app.py")
     engine.close()
 
 

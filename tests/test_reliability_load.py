@@ -20,7 +20,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from iterative_retrieval.lsp.host import ENGINE_WORKERS
+from iterative_retrieval.service import ENGINE_WORKERS
 
 from .conftest import LONG, generated_tree
 from .test_lsp_server import SERVER, start, wait_ready
@@ -185,7 +185,7 @@ async def until(what: str, condition, bound: float = TIMEOUT) -> None:
 
     try:
         await asyncio.wait_for(poll(), bound)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise AssertionError(f"never: {what}") from None
 
 

@@ -106,15 +106,15 @@ def test_the_mcp_server_serves_beside_names_that_are_not_utf8(tmp_path):
         command=sys.executable,
         args=["-m", "iterative_retrieval", "mcp", "--root", str(root),
               "--cache-dir", str(tmp_path / "cache")])
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
-            res = portal.call(lambda: client.call_tool("retrieve_context", {"task": TASK}))
-            assert not res.is_error, res
-            assert res.structured_content["files"][0]["path"] == "auth/tokens.py"
-            status = portal.call(lambda: client.call_tool("index_status", {}))
-            assert not status.is_error, status
-            skipped = status.structured_content["roots"][0]["skipped"]
-            assert skipped == {"undecodable_name": len(BAD_NAMES)}
+    with start_blocking_portal() as portal, \
+            portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
+        res = portal.call(lambda: client.call_tool("retrieve_context", {"task": TASK}))
+        assert not res.is_error, res
+        assert res.structured_content["files"][0]["path"] == "auth/tokens.py"
+        status = portal.call(lambda: client.call_tool("index_status", {}))
+        assert not status.is_error, status
+        skipped = status.structured_content["roots"][0]["skipped"]
+        assert skipped == {"undecodable_name": len(BAD_NAMES)}
 
 
 def test_a_name_with_a_newline_is_quoted_in_the_text_outputs(tmp_path):

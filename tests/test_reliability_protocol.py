@@ -107,8 +107,8 @@ class Wire:
                     return msg
 
     def command(self, msg_id: int, arguments: str) -> dict[str, Any]:
-        self.send('{"jsonrpc": "2.0", "id": %d, "method": "workspace/executeCommand", '
-                  '"params": {"command": "%s", "arguments": %s}}' % (msg_id, RETRIEVE, arguments))
+        self.send(f'{{"jsonrpc": "2.0", "id": {msg_id}, "method": "workspace/executeCommand", '
+                  f'"params": {{"command": "{RETRIEVE}", "arguments": {arguments}}}}}')
         return self.answer(msg_id)
 
     def close(self) -> int:
@@ -130,7 +130,7 @@ def test_a_request_nested_too_deeply_is_answered(wire, depth):
     """Arguments nested `depth` levels (as an array, and in an object) each get an error answer
     naming the method; the server then answers the next request."""
     deep = "[" * depth + "1" + "]" * depth
-    for k, arguments in enumerate((f"[{deep}]", '[{"task": "x", "include": %s}]' % deep,
+    for k, arguments in enumerate((f"[{deep}]", f'[{{"task": "x", "include": {deep}}}]',
                                    '[{"task": "x", "a": ' + '{"b": ' * depth + "1"
                                    + "}" * depth + "}]")):
         msg = wire.command(10 + k, arguments)

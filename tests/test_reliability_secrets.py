@@ -270,10 +270,10 @@ def mcp_calls(root: Path, cache: Path, calls: list[tuple[str, dict]], *flags: st
     # so that the server is the code under test.
     params = StdioServerParameters(command=sys.executable, env=dict(os.environ), args=[
         "-m", "iterative_retrieval", "mcp", "--root", str(root), "--cache-dir", str(cache), *flags])
-    with start_blocking_portal() as portal:
-        with portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
-            return [portal.call(lambda t=tool, a=args: client.call_tool(t, a))
-                    for tool, args in calls]
+    with start_blocking_portal() as portal, \
+            portal.wrap_async_context_manager(Client(params, read_timeout_seconds=60)) as client:
+        return [portal.call(lambda t=tool, a=args: client.call_tool(t, a))
+                for tool, args in calls]
 
 
 def test_mcp_tools_hold_no_secret(planted, tmp_path):
@@ -376,7 +376,7 @@ def test_mcp_trace_holds_no_credential(trace_ws, tmp_path):
     root, plants = trace_ws
     answers = mcp_calls(root, tmp_path / "c", [("retrieve_context", {"task": p.task})
                                                for p in plants])
-    for p, res in zip(plants, answers):
+    for p, res in zip(plants, answers, strict=False):
         assert not res.is_error
         text = res.content[0].text + json.dumps(res.structured_content, ensure_ascii=False)
         assert p.rel in text
@@ -502,7 +502,7 @@ def test_mcp_explains_a_disguised_secret_file_as_never_handed_out(disguised, tmp
     kube = next(p for p in plants if p.fmt == "kubeconfig-other-name")
     answers = mcp_calls(root, tmp_path / "c", [
         ("explain_file", {"path": p.rel, "task": p.task}) for p in (link, kube)])
-    for p, res in zip((link, kube), answers):
+    for p, res in zip((link, kube), answers, strict=False):
         text = res.content[0].text
         assert "secret file" in text, text
         assert_no_fragment(text, [p])

@@ -1,4 +1,5 @@
-"""The optional C accelerator counts terms exactly as the pure-Python path does.
+"""The optional C accelerator counts terms exactly as the pure-Python path does, and both count
+what the readable reference (tokenize.reference_term_counts) says a text's terms are.
 
 setup.py builds `_speedups` wherever a C compiler is found (optional: without one the install
 goes on and tokenize uses Python). Both paths run here on the same texts: real source files,
@@ -46,7 +47,9 @@ def _c_counts(c, text: str, cap: int) -> dict[str, int]:
 
 
 def _same(c, text: str) -> None:
-    """Equal counts, in the same order (the body text is built in that order), capped or not."""
+    """Equal counts, in the same order (the body text is built in that order), capped or not;
+    and the reference's counts."""
+    assert dict(tokenize.reference_term_counts(text)) == dict(tokenize._py_counts(text, None))
     for cap in (CAP, 0):
         want = tokenize._py_counts(text, cap or None)
         got = _c_counts(c, text, cap)
@@ -103,6 +106,17 @@ _ALPHABET = "aAbBzZ09_$ -.\n\t(){}\u00e9\u0142\U0001f600\udcff"
 @given(st.text(alphabet=_ALPHABET, max_size=300))
 def test_generated_texts_count_alike(c, text):
     _same(c, text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=_ALPHABET, max_size=300))
+def test_the_fast_python_path_counts_what_the_reference_says(text):
+    """Without the accelerator too: the run-by-run Python path gives the reference's counts,
+    and capped, each count cut at the cap."""
+    want = tokenize.reference_term_counts(text)
+    assert dict(tokenize._py_counts(text, None)) == dict(want)
+    capped = tokenize._py_counts(text, CAP)
+    assert {t: min(n, CAP) for t, n in capped.items()} == {t: min(n, CAP) for t, n in want.items()}
 
 
 def _configure(c, cache_size):
@@ -237,7 +251,7 @@ def test_body_text_matches_python(c):
         {"token": 1},
         {"token": 9, "user": 6, "id": 5, "x": 0},
         {"naïve": 2, "łódź": 1, "😀": 3, "plain": 7},  # every string kind
-        tokenize.term_counts_upto((REPO / "server/iterative_retrieval/index.py").read_text(), CAP),
+        tokenize.term_counts_upto((REPO / "server/iterative_retrieval/index/store.py").read_text(), CAP),
         tokenize.term_counts((REPO / "README.md").read_text()),
         {"last": 0, "first": 2},
     ]

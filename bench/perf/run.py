@@ -34,7 +34,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         print("bench.perf: ripgrep (rg) is not installed; the reference column stays empty. "
               "Install it with `apt-get install ripgrep`.", file=sys.stderr)
     results: dict[str, Any] = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": _machine(),
         "settings": {k: v for k, v in vars(args).items() if k != "corpus"},
         "corpora": [],
@@ -183,7 +183,7 @@ def _scope(root: Path) -> tuple[int, int, list[tuple[str, int]]]:
 
 def bench_corpus(name: str, root: Path, args: argparse.Namespace, rg: str | None) -> dict:
     res: dict[str, Any] = {"name": name, "root": str(root), "load_before": _load(),
-                           "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+                           "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")}
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(SERVER)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     env.pop("ITERATIVE_RETRIEVAL_CACHE", None)
@@ -419,7 +419,7 @@ def _bench_lsp_cold(ir, env, root: Path, cache: Path, rel: str | None) -> dict:
                 edited = True
             time.sleep(0.2)
         out["ready_seconds"] = time.perf_counter() - t0
-        during = [d for d, s in zip(lat, states) if s == "indexing"]
+        during = [d for d, s in zip(lat, states, strict=False) if s == "indexing"]
         out["status_while_indexing"] = {**_stats(during), "max": max(during, default=None)}
     finally:
         client.close()
@@ -464,7 +464,8 @@ def markdown(results: dict) -> str:
     lines = [
         "| | " + " | ".join(c["name"] for c in cs) + " |",
         "|---|" + "---|" * len(cs),
-        row("files in scope (rg's count)", lambda c: f"{c['files']} ({_get(c, 'rg', 'files') or '–'})"),
+        row("files in scope (rg's count)",
+            lambda c: f"{c['files']} ({_get(c, 'rg', 'files') or '–'})"),
         row("size of those files", lambda c: f"{c['mb']:.0f} MB"),
         row("measured (UTC)", lambda c: c.get("date", results["date"])),
         row("load average before / after", lambda c: f"{c['load_before']} / {c['load_after']}"),
@@ -498,7 +499,8 @@ def markdown(results: dict) -> str:
             lambda c: (f"{_ms(_get(c, 'lsp_cold', 'status_while_indexing', 'p50'))} / "
                        f"{_ms(_get(c, 'lsp_cold', 'status_while_indexing', 'max'))}")
             if _get(c, "lsp_cold") else "–"),
-        row("server peak RSS (cold index)", lambda c: f"{_get(c, 'lsp_cold', 'peak_rss_mb') or '–'} MB"),
+        row("server peak RSS (cold index)",
+            lambda c: f"{_get(c, 'lsp_cold', 'peak_rss_mb') or '–'} MB"),
     ]
     return "\n".join(lines)
 
@@ -531,7 +533,7 @@ def plot(results: dict, out: Path) -> None:
         ys = [_get(c, *keys) for c in cs]
         if label.startswith("rg scan ×"):
             ys = [y * 40 if y else None for y in ys]
-        pts = [(x, y) for x, y in zip(xs, ys) if y]
+        pts = [(x, y) for x, y in zip(xs, ys, strict=False) if y]
         if pts:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label)
     ax.set_xscale("log")

@@ -25,7 +25,7 @@ import signal
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +103,7 @@ async def _drain(stream: asyncio.StreamReader | None, tail: list[bytes]) -> None
         del tail[:-50]
 
 
-async def soak(args: argparse.Namespace) -> dict[str, Any]:
+async def soak(args: argparse.Namespace) -> dict[str, Any]:  # noqa: C901 - one run, in order
     tmp = Path(tempfile.mkdtemp(prefix="ir-soak-"))
     root = Path(args.tree).resolve() if args.tree else tmp / "ws"
     if not args.tree:
@@ -194,7 +194,7 @@ async def soak(args: argparse.Namespace) -> dict[str, Any]:
     drain.cancel()
     last = [mb for n, mb in samples if n >= args.retrieves - args.window]
     return {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "tree": str(root) if args.tree else f"generated, {args.files} files",
         "retrieves": args.retrieves, "edits": args.edits, "buffers": args.buffers,
         "cycles": args.cycles, "ready_seconds": round(ready, 2),

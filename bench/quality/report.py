@@ -215,7 +215,7 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return lines + [""]
 
 
-def render_markdown(meta: dict, summary: dict) -> str:
+def render_markdown(meta: dict, summary: dict) -> str:  # noqa: C901 - one branch per section
     """The whole report."""
     L: list[str] = ["# Quality benchmark", ""]
     L += [
@@ -296,7 +296,8 @@ def render_markdown(meta: dict, summary: dict) -> str:
                            for k, (c, a) in o["acc5_by_gold"].items())),
               ""]
         mrr = o.get("cycle_mrr") or [None] * len(o["cycle_r5"])
-        rows = [[str(i + 1), _f(r), _f(m)] for i, (r, m) in enumerate(zip(o["cycle_r5"], mrr))]
+        rows = [[str(i + 1), _f(r), _f(m)]
+                for i, (r, m) in enumerate(zip(o["cycle_r5"], mrr, strict=False))]
         rows.append(["handed out (the result's files)", _f(o["final_r5"]),
                      _f(o.get("final_mrr"))])
         L += [("Recall@5 and MRR after each cycle (the merged ranking the trace records; a loop "

@@ -1,4 +1,4 @@
-"""Tests of the work-in-progress miner on a real git repository: `pytest bench/quality/test_wip.py`."""
+"""Tests of the work-in-progress miner on a real git repository."""
 
 from __future__ import annotations
 

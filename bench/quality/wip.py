@@ -15,9 +15,9 @@ lines of A's version that B changed. B must be a task by bench.quality.mine's ru
 not only fixes); A must change 1 to --max-branch-files source files. Each task records
 `branch_files` (A's source files) so a report can say how often B continues A's files.
 
-A tree is `<work>/<owner>__<name>@<A12>` (keep WIP trees in a folder of their own): a clone sharing the mirror's objects, with a local
-`main` at A's parent and the branch `wip` checked out at A, and no remote (so that the default
-branch is the local `main`).
+A tree is `<work>/<owner>__<name>@<A12>` (keep WIP trees in a folder of their own): a
+clone sharing the mirror's objects, with a local `main` at A's parent and the branch `wip`
+checked out at A, and no remote (so that the default branch is the local `main`).
 """
 
 from __future__ import annotations
@@ -57,8 +57,12 @@ def branch_sources(a: Commit, rules: Rules) -> list[str]:
                   if file_kind(p, rules.exclude) == "source" and ch.status != "D")
 
 
+WIP_RULES = Rules(require_fix=False)
+"""A WIP task's B need not be a fix."""
+
+
 def mine_wip(repo: str, git_dir: str, *, max_n: int | None = None, seed: int = 0,
-             since: str | None = None, rev: str = "HEAD", rules: Rules = Rules(require_fix=False),
+             since: str | None = None, rev: str = "HEAD", rules: Rules = WIP_RULES,
              max_branch_files: int = MAX_BRANCH_FILES) -> list[dict]:
     """WIP tasks of `git_dir` (see the module docstring), a seeded sample in commit-time order."""
     commits = list(iter_commits(git_dir, rev, since))

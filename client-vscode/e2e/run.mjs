@@ -430,6 +430,18 @@ async function main() {
         if (!/\| 1 \| \d\.\d\d \(high\) \| `src\/auth\//.test(text) || !text.includes('```typescript')) throw new Error(`markdown: ${text.slice(0, 400)}`);
       });
 
+      await check('"Copy Context As…" XML documents puts the server\'s XML on the clipboard', async () => {
+        await palette('Iterative Retrieval: Copy Context As…');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'XML documents' }).first().click();
+        let text = '';
+        for (let i = 0; i < 50 && !text.startsWith('<documents'); i++) {
+          await page.waitForTimeout(200);
+          text = await page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+        }
+        if (!text.startsWith(`<documents task="${TASK}">`)) throw new Error(`clipboard: ${text.slice(0, 200)}`);
+        if (!/<document index="1" path="src\/auth\/[^"]+" relevance="\d\.\d\d" band="high"/.test(text) || !text.includes('<source lines="')) throw new Error(`xml: ${text.slice(0, 400)}`);
+      });
+
       await check('the chat participant, language-model tool and MCP provider register (or say why not)', async () => {
         const logs = readdirSync(join(dirs.data, 'logs'), { recursive: true }).map(String).filter((f) => f.endsWith('Iterative Retrieval.log'));
         const text = logs.map((f) => readFileSync(join(dirs.data, 'logs', f), 'utf8')).join('\n');
@@ -464,6 +476,16 @@ async function main() {
         await task.waitFor({ timeout: 30000 });
         await task.locator('.label-description', { hasText: /\d+ files? ·/ }).waitFor({ timeout: 60000 });
         log(`rows: ${JSON.stringify(await labels())}`);
+      });
+
+      await check('"Explain This File for the Last Task" says how the editor\'s file ranks', async () => {
+        await findContext(TASK);
+        await row(TASK).locator('.label-description', { hasText: /\d+ files? ·/ }).waitFor({ timeout: 60000 });
+        await row('tokens.ts').click();
+        await page.locator('.tabs-container .tab.active', { hasText: 'tokens.ts' }).waitFor({ timeout: 15000 });
+        await palette('Iterative Retrieval: Explain This File for the Last Task');
+        await toast(/src\/auth\/tokens\.ts — \d\.\d\d \(high\), rank \d+ of \d+/).waitFor({ timeout: 60000 });
+        await palette('Notifications: Clear All Notifications');
       });
 
       await check('the walkthrough opens with its steps', async () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI for the VS Code extension: npm deps, strict type-check, unit tests, the platform .vsix with
+# CI for the VS Code extension: npm deps, strict type-check, lint, unit tests, the platform .vsix with
 # the server bundled (scripts/package.mjs), then the end-to-end test in code-server 4.100.3 +
 # Debian chromium (installed on first use and cached), where PATH has only a bare python3.
 #
@@ -70,6 +70,9 @@ fi
 
 step "type-check (tsc --strict --noEmit)"
 stage "type-check" npx --no-install tsc -p . --noEmit
+
+step "lint (eslint, typescript-eslint)"
+stage "lint" npx --no-install eslint --max-warnings 0 .
 
 step "unit tests (node --test)"
 unit_log="$ARTIFACTS/unit.log"

@@ -91,7 +91,9 @@ export function registerCommands(
     }
   });
   reg(Commands.cancel, () => controller.cancel());
-  reg(Commands.copyContext, () => controller.copyContext());
+  reg(Commands.copyContext, () => controller.copyContext('markdown'));
+  reg(Commands.copyContextAs, () => controller.copyContextAs());
+  reg(Commands.explainFile, (target?: vscode.Uri | Node) => controller.explain(target));
   reg(Commands.clear, () => controller.clear());
   reg(Commands.showIndexStatus, () => controller.showStatus());
   reg(Commands.reindex, () => controller.reindex());

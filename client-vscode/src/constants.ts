@@ -21,6 +21,8 @@ export const Commands = {
   rerun: 'iterativeRetrieval.rerun',
   cancel: 'iterativeRetrieval.cancel',
   copyContext: 'iterativeRetrieval.copyContext',
+  copyContextAs: 'iterativeRetrieval.copyContextAs',
+  explainFile: 'iterativeRetrieval.explainFile',
   clear: 'iterativeRetrieval.clear',
   showIndexStatus: 'iterativeRetrieval.showIndexStatus',
   reindex: 'iterativeRetrieval.reindexWorkspace',
@@ -42,6 +44,7 @@ export const ServerCommands = {
   status: 'iterativeRetrieval.status',
   reindex: 'iterativeRetrieval.reindex',
   renderContext: 'iterativeRetrieval.renderContext',
+  explain: 'iterativeRetrieval.explain',
 } as const;
 
 export const VIEW_CONTAINER = 'iterativeRetrieval';

@@ -9,13 +9,24 @@ import { EXTENSION_NAME, RECENT_TASKS_KEY, RESULTS_VIEW, ServerCommands } from '
 import { resolveResultPath } from './paths';
 import type { ProgressRouter } from './progress';
 import { type IndexStatus, isRetrievalResult, normalizeResult, parseStatus, type RetrieveArgs, type RetrievalResult } from './protocol';
-import { renderMarkdown, renderRegion } from './render';
+import type { ExplanationJson, RenderAnswer } from './contract';
+import { renderRegion } from './render';
 import type { ResultsProvider } from './resultsView';
 import { Cancelled, type ServerManager, ServerUnavailable } from './server';
 import { getSettings } from './settings';
 import type { IndexStatusBar } from './statusBar';
 import { rememberTask } from './tasks';
 import type { Node } from './treeModel';
+
+/** The formats the server renders a context in (contract.py FORMATS). */
+export type ContextFormat = RenderAnswer['format'];
+
+const FORMAT_LABELS: Record<ContextFormat, string> = { markdown: 'Markdown', xml: 'XML documents', json: 'JSON' };
+const FORMAT_HINTS: Record<ContextFormat, string> = {
+  markdown: 'a ranked table, then fenced code regions: for a chat',
+  xml: 'one <document> per file, its regions in <source>: for an agent or a long prompt',
+  json: 'the result object (docs/json-schema.md): for a program',
+};
 
 export interface RunOptions {
   /** Extra files or globs to exclude (on top of the settings). */
@@ -158,27 +169,76 @@ export class Controller {
     await this.run(this.lastTask, { exclude: [...this.excluded.filter((e) => e !== path), path] });
   }
 
-  /** Markdown for a result: the server's renderer, else the local one (same layout). */
-  async markdown(result: RetrievalResult): Promise<string> {
-    try {
-      const answer = await this.server.execute<{ text?: unknown }>(ServerCommands.renderContext, { result, format: 'markdown' });
-      if (answer && typeof answer.text === 'string') {
-        return answer.text;
-      }
-    } catch (err) {
-      this.server.output.warn(`renderContext failed, rendering locally: ${String(err)}`);
+  /** A result rendered by the server (`renderContext`, render.py): the one renderer. */
+  async render(result: RetrievalResult, format: ContextFormat = 'markdown'): Promise<string> {
+    const answer = await this.server.execute<RenderAnswer>(ServerCommands.renderContext, { result, format });
+    if (!answer || typeof answer.text !== 'string') {
+      throw new Error('the server answered renderContext without text');
     }
-    return renderMarkdown(result);
+    return answer.text;
   }
 
-  async copyContext(): Promise<void> {
+  /** The context as Markdown for a chat (the server's rendering). */
+  async markdown(result: RetrievalResult): Promise<string> {
+    return this.render(result, 'markdown');
+  }
+
+  async copyContext(format: ContextFormat = 'markdown'): Promise<void> {
     const result = this.result;
     if (!result) {
       void vscode.window.showInformationMessage(`${EXTENSION_NAME}: no context yet. Run "Find Context for Task…" first.`);
       return;
     }
-    await vscode.env.clipboard.writeText(await this.markdown(result));
-    void vscode.window.setStatusBarMessage(`${EXTENSION_NAME}: context copied (${result.files.length} files)`, 3000);
+    let text: string;
+    try {
+      text = await this.render(result, format);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`${EXTENSION_NAME}: the server could not render the context: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.setStatusBarMessage(`${EXTENSION_NAME}: context copied as ${FORMAT_LABELS[format]} (${result.files.length} files)`, 3000);
+  }
+
+  /** Asks which format, then copies the context in it. */
+  async copyContextAs(): Promise<void> {
+    const pick = await vscode.window.showQuickPick(
+      (Object.keys(FORMAT_LABELS) as ContextFormat[]).map((format) => ({ label: FORMAT_LABELS[format], description: FORMAT_HINTS[format], format })),
+      { title: `${EXTENSION_NAME}: Copy Context As…`, placeHolder: 'The format of the copied context' },
+    );
+    if (pick) {
+      await this.copyContext(pick.format);
+    }
+  }
+
+  /**
+   * How relevant one file is to the last task (the server's `explain`, Engine.explain): for the
+   * editor's file, or the file of a row.
+   */
+  async explain(target: vscode.Uri | Node | undefined): Promise<void> {
+    const uri = target instanceof vscode.Uri ? target : target?.file ? this.uriOf(target.file.path, target.file.root, target.file.uri) : vscode.window.activeTextEditor?.document.uri;
+    const task = this.lastTask;
+    if (!uri || uri.scheme !== 'file') {
+      void vscode.window.showInformationMessage(`${EXTENSION_NAME}: open a file of the workspace first.`);
+      return;
+    }
+    if (!task) {
+      void vscode.window.showInformationMessage(`${EXTENSION_NAME}: no task yet. Run "Find Context for Task…" first.`);
+      return;
+    }
+    try {
+      const e = await vscode.window.withProgress(
+        { location: { viewId: RESULTS_VIEW }, title: 'Explaining' },
+        () => this.server.execute<ExplanationJson>(ServerCommands.explain, { path: uri.fsPath, task }),
+      );
+      const where = e.rank === null ? e.band : `${e.relevance.toFixed(2)} (${e.band}), rank ${e.rank} of ${e.of}`;
+      this.server.output.info(`explain ${e.path}: ${JSON.stringify(e)}`);
+      void vscode.window.showInformationMessage(`${EXTENSION_NAME}: ${e.path} — ${where}: ${e.reason}`);
+    } catch (err) {
+      if (!(err instanceof Cancelled)) {
+        void vscode.window.showErrorMessage(`${EXTENSION_NAME}: explain failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
   }
 
   /** The absolute file of a result row. */
@@ -239,10 +299,10 @@ export class Controller {
   async status(): Promise<IndexStatus | undefined> {
     try {
       const s = parseStatus(await this.server.execute<unknown>(ServerCommands.status, {}));
-      if (/error|fail/i.test(s.state)) {
+      if (s.state === 'error') {
         this.statusBar.error(`Index: ${s.error ?? s.state}`);
-      } else if (/index|build|refresh|start/i.test(s.state) && !/ready|idle|done/i.test(s.state)) {
-        this.statusBar.indexing(s.indexed, s.total, `Index: ${s.state}`);
+      } else if (s.state === 'indexing' || s.state === 'starting') {
+        this.statusBar.indexing(undefined, undefined, `Index: ${s.state}`);
       } else {
         this.statusBar.ready(s);
       }

@@ -40,7 +40,8 @@ export function registerMcp(context: vscode.ExtensionContext, log: vscode.LogOut
         return [];
       }
       const folders = vscode.workspace.workspaceFolders ?? [];
-      const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
+      const packaged = (context.extension.packageJSON as { version?: unknown }).version;
+      const version = typeof packaged === 'string' ? packaged : '';
       const out: McpDefinition[] = [];
       for (const f of folders) {
         // The same Python and copy of the server as the language server (server.command with

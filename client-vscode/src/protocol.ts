@@ -1,87 +1,51 @@
 /**
- * The JSON the server answers with: the CLI's `--json` object (models.py `to_dict`) and the
- * `status` command's object. Pure types and tolerant readers; no `vscode` import.
+ * The JSON the server answers with, typed by the wire contract that `contract.ts` holds
+ * (generated from the server's contract.py: tests/test_contract.py fails when they disagree),
+ * plus tolerant readers. Pure: no `vscode` import.
  */
 
-export interface Region {
-  /** 1-based first line. */
-  start_line: number;
-  /** 1-based last line, inclusive. */
-  end_line: number;
-  /** What the span is ("function foo", "whole file", "matched lines"); schema 1.1 on. */
-  why?: string;
-  text: string;
-}
+import type {
+  CycleTraceJson,
+  FileJson,
+  RegionJson,
+  ResultJson,
+  RetrieveParams,
+  StatusJson,
+  TraceQueryJson,
+} from './contract';
 
-export type Band = 'high' | 'medium' | 'low' | 'irrelevant';
+export { SCHEMA_VERSION } from './contract';
 
-export interface FileResult {
-  /** Path relative to its root, with forward slashes. */
-  path: string;
-  /** 0..1. */
-  relevance: number;
+/** A region; `why` is optional for servers older than schema 1.1. */
+export type Region = Omit<RegionJson, 'why'> & { why?: string };
+
+export type Band = FileJson['band'] | 'irrelevant';
+
+/** A file of a result; `role` (1.2) and `root` are optional for older servers. */
+export interface FileResult extends Omit<FileJson, 'regions' | 'role' | 'root' | 'band'> {
   band: Band;
-  /** Why the file matters, in Markdown-ish words (may hold `code` spans). */
-  reason: string;
-  /** Symbols it uses that are defined in files not in the result. */
-  missing: string[];
-  /** The cycle that found it. */
-  cycle: number;
-  regions: Region[];
-  /** The absolute root the path is relative to (the language server adds it). */
+  role?: FileJson['role'];
   root?: string;
-  /** The file's `file://` URI (the language server adds it). */
-  uri?: string;
+  regions: Region[];
 }
 
-export interface TraceQuery {
-  patterns: string[];
-  keywords: string[];
-  excludes: string[];
-  focus_areas: string[];
-}
+export type TraceQuery = TraceQueryJson;
+export type CycleTrace = CycleTraceJson;
 
-export interface CycleTrace {
-  cycle: number;
-  query: TraceQuery;
-  candidates: number;
-  kept: number;
-  excluded: string[];
-  learned: string[];
-  gaps: string[];
-  ranking: string[];
-  stop_reason: string;
-}
-
-export interface RetrievalResult {
-  schema_version: string;
-  task: string;
-  roots: string[];
+export interface RetrievalResult extends Omit<ResultJson, 'files' | 'stats'> {
   files: FileResult[];
-  trace: CycleTrace[];
+  /** Counts and times (contract StatsJson); read defensively. */
   stats: Record<string, unknown>;
 }
 
 /** Arguments of `iterativeRetrieval.retrieve` (one object, camelCase as in docs/lsp.md). */
-export interface RetrieveArgs {
-  task: string;
-  maxCycles?: number;
-  budget?: number;
-  maxFiles?: number;
-  /** Replaces the configured include globs for this request. */
-  include?: string[];
-  /** Added to the configured exclude globs for this request. */
-  exclude?: string[];
-  includeTests?: boolean | null;
-  root?: string;
-}
+export type RetrieveArgs = RetrieveParams;
 
-/** What the status bar needs from `iterativeRetrieval.status`; every field is optional. */
+/** What the status bar needs from `iterativeRetrieval.status` (contract StatusJson). */
 export interface IndexStatus {
-  state: string;
+  state: StatusJson['state'] | 'unknown';
+  /** Text files indexed, over all roots. */
   files?: number;
-  indexed?: number;
-  total?: number;
   roots: string[];
   version?: string;
   /** Why the index failed, when it did. */
@@ -101,65 +65,21 @@ function asStrings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-/** Sum a count over a per-root list or map, e.g. `{roots: [{files: 40}, {files: 5}]}`. */
-function sumOf(items: unknown[], key: string): number | undefined {
-  let total: number | undefined;
-  for (const it of items) {
-    const n = asNumber(asRecord(it)[key]);
-    if (n !== undefined) {
-      total = (total ?? 0) + n;
-    }
-  }
-  return total;
-}
+const STATES: readonly IndexStatus['state'][] = ['starting', 'indexing', 'ready', 'error', 'no-workspace'];
 
 /**
- * Reads the `status` answer without trusting its exact shape: the state, file counts (top-level
- * or summed over per-root entries) and roots (strings or objects with a `root`/`path`).
+ * Reads the `status` answer (StatusJson): the state, the file count, the roots and the version,
+ * each checked, so that an answer of another shape shows as "unknown", never a crash.
  */
 export function parseStatus(value: unknown): IndexStatus {
   const raw = asRecord(value);
-  const index = asRecord(raw.index);
-  const state =
-    (typeof raw.state === 'string' && raw.state) ||
-    (typeof raw.index_state === 'string' && raw.index_state) ||
-    (typeof raw.indexState === 'string' && raw.indexState) ||
-    (typeof index.state === 'string' && index.state) ||
-    'unknown';
-  const rootItems = Array.isArray(raw.roots) ? raw.roots : [];
-  const roots = rootItems
-    .map((r) => {
-      if (typeof r === 'string') {
-        return r;
-      }
-      const rec = asRecord(r);
-      const name = rec.root ?? rec.path ?? rec.uri;
-      return typeof name === 'string' ? name : undefined;
-    })
-    .filter((r): r is string => r !== undefined);
-  const pick = (...keys: string[]): number | undefined => {
-    for (const k of keys) {
-      const n = asNumber(raw[k]) ?? asNumber(index[k]);
-      if (n !== undefined) {
-        return n;
-      }
-    }
-    for (const k of keys) {
-      const n = sumOf(rootItems, k);
-      if (n !== undefined) {
-        return n;
-      }
-    }
-    return undefined;
-  };
-  const counts = asRecord(raw.files);
-  const files =
-    asNumber(raw.files) ?? asNumber(counts.indexed) ?? asNumber(counts.total) ?? pick('files', 'files_indexed', 'fileCount');
+  const state = STATES.find((s) => s === raw.state) ?? 'unknown';
+  const roots = (Array.isArray(raw.roots) ? raw.roots : [])
+    .map((r) => asRecord(r).root)
+    .filter((r): r is string => typeof r === 'string');
   return {
     state,
-    files,
-    indexed: asNumber(counts.indexed) ?? pick('indexed', 'done'),
-    total: asNumber(counts.total) ?? pick('total'),
+    files: asNumber(raw.files),
     roots,
     version: typeof raw.version === 'string' ? raw.version : undefined,
     error: typeof raw.error === 'string' && raw.error ? raw.error : undefined,

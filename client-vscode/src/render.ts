@@ -1,18 +1,11 @@
 /**
- * Text for people: the relevance bar, one-line summaries, Markdown tooltips and the Markdown
- * context handed to a chat (the same layout as the server's `renderContext`, used when the
- * server cannot render). Pure: no `vscode` import.
+ * Text for people in the editor: the relevance bar, one-line summaries, Markdown tooltips and
+ * one region as Markdown. The context handed to a chat or copied is the server's rendering
+ * (`renderContext`, render.py), never made here. Pure: no `vscode` import.
  */
 
+import { FENCE_LANGUAGES } from './contract';
 import type { CycleTrace, FileResult, Region, RetrievalResult } from './protocol';
-
-const FENCE_LANG: Record<string, string> = {
-  '.py': 'python', '.ts': 'typescript', '.tsx': 'tsx', '.js': 'javascript', '.jsx': 'jsx',
-  '.mjs': 'javascript', '.cjs': 'javascript', '.go': 'go', '.rs': 'rust', '.java': 'java',
-  '.rb': 'ruby', '.php': 'php', '.cs': 'csharp', '.c': 'c', '.h': 'c', '.cpp': 'cpp', '.cc': 'cpp',
-  '.hpp': 'cpp', '.kt': 'kotlin', '.swift': 'swift', '.scala': 'scala', '.sh': 'bash',
-  '.md': 'markdown', '.json': 'json', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml',
-};
 
 /** The fence language for a path, by extension ('' when unknown). */
 export function fenceLanguage(path: string): string {
@@ -21,7 +14,7 @@ export function fenceLanguage(path: string): string {
   if (dot <= slash + 1) {
     return '';
   }
-  return FENCE_LANG[path.slice(dot).toLowerCase()] ?? '';
+  return FENCE_LANGUAGES[path.slice(dot).toLowerCase()] ?? '';
 }
 
 /** A small bar of `width` cells for a relevance in 0..1, e.g. 0.72 → "▰▰▰▰▱". */
@@ -77,12 +70,7 @@ export function plainText(text: string): string {
   return text.replace(/`([^`]*)`/g, '$1');
 }
 
-/** Escapes the few characters that would break a Markdown table cell. */
-export function tableCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-/** A fence that the text cannot close early. */
+/** A fence that the text cannot close early: longer than any run of backticks in it (as render.py's fence_for). */
 function fenceFor(text: string): string {
   let fence = '```';
   while (text.includes(fence)) {
@@ -150,37 +138,6 @@ export function cycleSummary(t: CycleTrace): string {
     parts.push(`${t.learned.length} learned`);
   }
   return parts.join(', ');
-}
-
-/**
- * The context as Markdown for a chat: a ranked table with reasons, then each file's regions.
- * Mirrors the server's renderer (render.py `to_markdown`).
- */
-export function renderMarkdown(result: RetrievalResult): string {
-  const out = [`## Context for: ${oneLine(result.task)}`, ''];
-  if (!result.files.length) {
-    out.push('_No relevant files found._');
-    return out.join('\n');
-  }
-  out.push('| # | relevance | file | why |', '|---|---|---|---|');
-  result.files.forEach((f, i) => {
-    out.push(`| ${i + 1} | ${formatRelevance(f.relevance)} (${f.band}) | \`${f.path}\` | ${tableCell(f.reason)} |`);
-  });
-  out.push('');
-  for (const f of result.files) {
-    if (!f.regions.length) {
-      continue;
-    }
-    out.push(`### \`${f.path}\` — ${formatRelevance(f.relevance)}`, f.reason);
-    if (f.missing.length) {
-      out.push(`Uses, defined elsewhere: ${f.missing.slice(0, 5).map((m) => `\`${m}\``).join(', ')}`);
-    }
-    for (const r of f.regions) {
-      out.push(`\nLines ${r.start_line}–${r.end_line}:`, codeBlock(f.path, r.text));
-    }
-    out.push('');
-  }
-  return out.join('\n');
 }
 
 /** One region as Markdown, for "Copy Region". */

@@ -157,9 +157,10 @@ export class ServerManager implements vscode.Disposable {
             if (!Array.isArray(answers)) {
               return answers;
             }
-            return answers.map((a, i) =>
-              params.items[i]?.section === CONFIG_SECTION ? toServerConfig(getSettings(params.items[i].scopeUri ? vscode.Uri.parse(params.items[i].scopeUri as string) : undefined)) : a,
-            );
+            return answers.map((a: unknown, i): unknown => {
+              const item = params.items[i];
+              return item?.section === CONFIG_SECTION ? toServerConfig(getSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)) : a;
+            });
           },
           // When the server registers for configuration changes, send its view of the section
           // rather than the raw settings (which hold client-only keys and "auto" for includeTests).
@@ -263,7 +264,7 @@ export class ServerManager implements vscode.Disposable {
       throw new Cancelled();
     }
     const params = { command, arguments: arg === undefined ? [] : [arg], ...(workDoneToken ? { workDoneToken } : {}) };
-    const request = client.sendRequest(ExecuteCommandRequest.type, params, (token ?? LspCancellationToken.None) as LspCancellationToken);
+    const request = client.sendRequest(ExecuteCommandRequest.type, params, token ?? LspCancellationToken.None);
     let sub: vscode.Disposable | undefined;
     const cancelled = new Promise<never>((_, reject) => {
       sub = token?.onCancellationRequested(() => reject(new Cancelled()));

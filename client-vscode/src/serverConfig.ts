@@ -1,7 +1,11 @@
 /**
  * The configuration the server reads (section "iterativeRetrieval" of docs/lsp.md), made from
- * the extension's settings. Pure: no `vscode` import.
+ * the extension's settings. The server settings' defaults and bounds are the server's own
+ * table (config.SETTINGS, generated into contract.ts); package.json's are written from it too.
+ * Pure: no `vscode` import.
  */
+
+import { SERVER_SETTINGS as S, type SettingsJson } from './contract';
 
 export type IncludeTests = 'auto' | 'always' | 'never';
 
@@ -21,32 +25,22 @@ export interface ExtensionSettings {
   mcpEnabled: boolean;
 }
 
-/** What the server gets in `initializationOptions` and `workspace/configuration`. */
-export interface ServerConfig {
-  maxCycles: number;
-  budget: number;
-  maxFiles: number;
-  exclude: string[];
-  include: string[];
-  /** null: tests count only when the task is about them. */
-  includeTests: boolean | null;
-  /** null: the server's default cache folder. */
-  cacheDir: string | null;
-  /** Mask credential-looking strings in the regions the server hands out. */
-  redactSecrets: boolean;
-}
+/** What the server gets in `initializationOptions` and `workspace/configuration`: the
+ * section as the server reads it (includeTests null: only when the task is about tests;
+ * cacheDir null: the server's default cache folder). */
+export type ServerConfig = SettingsJson;
 
 export const DEFAULTS: ExtensionSettings = {
   serverCommand: [],
   pythonPath: '',
-  maxCycles: 3,
-  budget: 8000,
-  maxFiles: 15,
-  exclude: [],
-  include: [],
+  maxCycles: S.maxCycles.default,
+  budget: S.budget.default,
+  maxFiles: S.maxFiles.default,
+  exclude: [...S.exclude.default],
+  include: [...S.include.default],
   includeTests: 'auto',
   cacheDir: '',
-  redactSecrets: true,
+  redactSecrets: S.redactSecrets.default,
   historySize: 10,
   mcpEnabled: true,
 };
@@ -68,9 +62,9 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   return {
     serverCommand: strings(get('server.command')),
     pythonPath: typeof get('server.pythonPath') === 'string' ? (get('server.pythonPath') as string).trim() : '',
-    maxCycles: intIn(get('maxCycles'), 1, 10, DEFAULTS.maxCycles),
-    budget: intIn(get('budget'), 200, 1_000_000, DEFAULTS.budget),
-    maxFiles: intIn(get('maxFiles'), 1, 200, DEFAULTS.maxFiles),
+    maxCycles: intIn(get('maxCycles'), S.maxCycles.minimum, S.maxCycles.maximum, DEFAULTS.maxCycles),
+    budget: intIn(get('budget'), S.budget.minimum, S.budget.maximum, DEFAULTS.budget),
+    maxFiles: intIn(get('maxFiles'), S.maxFiles.minimum, S.maxFiles.maximum, DEFAULTS.maxFiles),
     exclude: strings(get('exclude')),
     include: strings(get('include')),
     includeTests: tests === 'always' || tests === 'never' ? tests : 'auto',

@@ -153,7 +153,7 @@ export function fileNode(file: FileResult, rank: number): Node {
       description: regionHeadline(r.text),
       tooltip: regionTooltip(file, r),
       icon: { id: 'symbol-snippet' },
-      collapse: 'none' as Collapse,
+      collapse: 'none',
       children: [],
       target: { path: file.path, root: file.root, uri: file.uri, startLine: r.start_line, endLine: r.end_line },
       file,

@@ -19,7 +19,7 @@ const missing: ProbeResult = { found: false, detail: 'not found' };
 /** A probe over a table of answers that records the order it was asked in. */
 function probe(table: Record<string, ProbeResult>): { asked: string[]; fn: (p: string) => Promise<ProbeResult> } {
   const asked: string[] = [];
-  return { asked, fn: async (p) => (asked.push(p), table[p] ?? missing) };
+  return { asked, fn: (p) => (asked.push(p), Promise.resolve(table[p] ?? missing)) };
 }
 
 test('candidates: only server.pythonPath when set, else the Python extension then python3, python', () => {

@@ -1,5 +1,9 @@
 /** The manifest follows VS Code's conventions (package.json is read as vsce reads it). */
 
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access,
+   @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument --
+   the manifest is untyped JSON, read here as vsce reads it */
+
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -7,8 +11,7 @@ import { test } from 'node:test';
 import { Commands, LM_TOOL_NAME, RESULTS_VIEW } from '../src/constants';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as any;
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const contributes = manifest.contributes;
 const commandIds = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
 

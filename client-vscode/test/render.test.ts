@@ -1,4 +1,5 @@
-/** Rendering without VS Code: bars, labels, tooltips and the Markdown handed to a chat. */
+/** Rendering without VS Code: bars, labels, tooltips and one region as Markdown (the context
+ * handed to a chat is the server's: tests/test_render.py renders this fixture). */
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -15,10 +16,8 @@ import {
   regionLabel,
   regionTooltip,
   relevanceBar,
-  renderMarkdown,
   renderRegion,
   resultSummary,
-  tableCell,
 } from '../src/render';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
@@ -55,25 +54,14 @@ test('fence language follows the extension, and fences outgrow backticks in the 
   assert.equal(fenceLanguage('Makefile'), '');
   assert.equal(fenceLanguage('.env'), '');
   assert.equal(codeBlock('a.md', 'x ``` y'), '````markdown\nx ``` y\n````');
+  // four backticks in a region must not close the fence (render.py's fence_for does the same)
+  assert.equal(codeBlock('a.md', 'a\n````\nb'), '`````markdown\na\n````\nb\n`````');
+  assert.equal(fenceLanguage('scripts/build.mjs'), 'javascript');
   assert.equal(codeBlock('a.py', '1\n2\n3', 2), '```python\n1\n2\n…\n```');
 });
 
 test('plain text drops code-span backticks for one-line descriptions', () => {
   assert.equal(plainText('has `issueRefreshToken`, `IssuedToken`; matches token'), 'has issueRefreshToken, IssuedToken; matches token');
-});
-
-test('table cells escape pipes and newlines', () => {
-  assert.equal(tableCell('a | b\nc'), 'a \\| b c');
-});
-
-test('the Markdown context is the same as the server renders (render.py to_markdown)', () => {
-  const expected = readFileSync(path.join(FIXTURES, 'auth-result.md'), 'utf8');
-  assert.equal(renderMarkdown(result), expected);
-});
-
-test('an empty result renders as "no relevant files"', () => {
-  const md = renderMarkdown({ ...result, files: [] });
-  assert.match(md, /^## Context for: Fix the authentication token expiry bug\n\n_No relevant files found._$/);
 });
 
 test('a file tooltip has the path, relevance, band, reason, missing symbols and regions', () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import type { StatusJson } from '../src/contract';
 import { bandOf, isRetrievalResult, normalizeResult, parseStatus, type RetrievalResult } from '../src/protocol';
 import { bandIcon, buildTree, flatten, type Node } from '../src/treeModel';
 
@@ -129,17 +130,28 @@ test('normalizing fills missing optional fields of files and cycles', () => {
   assert.equal(buildTree({ kind: 'done', result: r, excluded: [] })[1].collapse, 'none');
 });
 
-test('the index status is read from flat, nested and per-root shapes', () => {
+test('the index status is read from the status answer (contract StatusJson)', () => {
+  const answer: StatusJson = {
+    state: 'ready',
+    error: null,
+    version: '0.1.0',
+    schema_version: '1.2',
+    files: 45,
+    open_buffers: 0,
+    roots: [
+      { root: '/a', index: '/c/a.sqlite3', index_problem: null, files: 40, skipped: { binary: 1 }, open_buffers: 0, last_refresh: null },
+      { root: '/b', index: '/c/b.sqlite3', index_problem: null, files: 5, skipped: {}, open_buffers: 0, last_refresh: { files: 5, indexed: 5, unchanged: 0, removed: 0, skipped: {}, seconds: 0.01 } },
+    ],
+    watching_files: true,
+    settings: { maxCycles: 3, budget: 8000, maxFiles: 15, include: [], exclude: [], includeTests: null, cacheDir: null, redactSecrets: true },
+  };
   assert.deepEqual(
-    (({ state, files, roots, version }) => ({ state, files, roots, version }))(parseStatus({ state: 'ready', files: 45, roots: ['/w'], version: '0.1.0' })),
-    { state: 'ready', files: 45, roots: ['/w'], version: '0.1.0' },
+    (({ state, files, roots, version, error }) => ({ state, files, roots, version, error }))(parseStatus(answer)),
+    { state: 'ready', files: 45, roots: ['/a', '/b'], version: '0.1.0', error: undefined },
   );
-  const nested = parseStatus({ index: { state: 'indexing' }, files: { indexed: 12, total: 45 }, roots: [{ root: '/a' }, { path: '/b' }] });
-  assert.equal(nested.state, 'indexing');
-  assert.equal(nested.files, 12);
-  assert.equal(nested.total, 45);
-  assert.deepEqual(nested.roots, ['/a', '/b']);
-  const perRoot = parseStatus({ state: 'ready', roots: [{ root: '/a', files: 40 }, { root: '/b', files: 5 }] });
-  assert.equal(perRoot.files, 45);
+  assert.equal(parseStatus({ ...answer, state: 'error', error: 'indexing failed: disk full' }).error, 'indexing failed: disk full');
+  // another shape is "unknown", never a crash
   assert.equal(parseStatus('nonsense').state, 'unknown');
+  assert.equal(parseStatus({ index_state: 'ready', fileCount: 3 }).state, 'unknown');
+  assert.equal(parseStatus({ index_state: 'ready', fileCount: 3 }).files, undefined);
 });

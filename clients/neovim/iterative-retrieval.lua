@@ -7,7 +7,8 @@
 -- Environment:
 --   IR_TASK        the task in plain words (required)
 --   IR_ROOT        the workspace folder (default: the current folder)
---   IR_FORMAT      json (default: the retrieve command's JSON object) or markdown (renderContext)
+--   IR_FORMAT      json (default: the retrieve command's JSON object), or markdown or xml (the
+--                  server's renderContext renders it)
 --   IR_SERVER      the server command as a JSON array (default: ["iterative-retrieval","serve"])
 --   IR_OPTIONS     initializationOptions as a JSON object, e.g. {"maxCycles":2,"cacheDir":"/tmp/c"}
 --   IR_TIMEOUT_MS  how long to wait for the server (default 60000)
@@ -104,10 +105,10 @@ end
 
 local client = vim.lsp.get_client_by_id(client_id)
 local command, argument = "iterativeRetrieval.retrieve", { task = task }
-if format == "markdown" then
-  command, argument = "iterativeRetrieval.renderContext", { task = task, format = "markdown" }
+if format == "markdown" or format == "xml" then
+  command, argument = "iterativeRetrieval.renderContext", { task = task, format = format }
 elseif format ~= "json" then
-  err("IR_FORMAT must be json or markdown, not " .. format)
+  err("IR_FORMAT must be json, markdown or xml, not " .. format)
   return finish(1)
 end
 
@@ -130,7 +131,7 @@ local code = 0
 if failure then
   err(string.format("%s failed (%s): %s", command, tostring(failure.code), tostring(failure.message)))
   code = 1
-elseif format == "markdown" then
+elseif format ~= "json" then
   io.stdout:write(answer.text, "\n")
 else
   io.stdout:write(vim.fn.json_encode(answer), "\n")

@@ -142,10 +142,9 @@ class BuildLock:
         if self._fd is None or now - self._beaten < HEARTBEAT:
             return
         self._beaten = now
-        try:
+        # on failure a waiter may give up after build_wait(): never worse than no lock
+        with contextlib.suppress(OSError):
             os.utime(self._fd if os.utime in os.supports_fd else self.path)
-        except OSError:
-            pass  # a waiter may then give up after build_wait(): never worse than no lock
 
     def _acquire(self, should_stop: Callable[[], bool] | None,
                  on_wait: Callable[[], None] | None) -> None:

@@ -11,35 +11,71 @@ import json
 import logging
 import sys
 import time
+from typing import NoReturn
 
 from . import __version__
 from .config import (
-    DEFAULT_BUDGET_TOKENS,
-    DEFAULT_MAX_CYCLES,
-    DEFAULT_MAX_FILES,
+    BUDGET,
+    CACHE_DIR,
+    EXCLUDE,
+    GIT_SIGNALS,
+    INCLUDE,
+    INCLUDE_TESTS,
+    MAX_CYCLES,
+    MAX_FILES,
     MAX_TASK_CHARS,
     SNIFF_BYTES,
+    Setting,
     Settings,
+    task_problem,
 )
+from .contract import FORMATS
 
 EXIT_BAD_INPUT = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like the other bad-input errors
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, like the other bad inputs
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
+def _help(s: Setting) -> str:
+    """A setting's doc as a one-line help text (argparse formats `%` itself)."""
+    return s.doc.replace("`", "").replace("%", "%%")
+
+
+def _int_option(p: argparse.ArgumentParser, s: Setting, metavar: str) -> None:
+    p.add_argument(f"--{s.name.replace('_', '-')}", type=int, default=s.default,
+                   metavar=metavar, help=f"{_help(s)} {s.low}–{s.high} (default %(default)s)")
+
+
 def _common(p: argparse.ArgumentParser) -> None:
+    """The options of every command that reads the index: the roots and which files count."""
     p.add_argument("--root", action="append", metavar="PATH",
                    help="workspace root (repeatable; default: the current folder)")
-    p.add_argument("--cache-dir", metavar="DIR",
-                   help="where the index lives (default: the user's cache folder)")
+    p.add_argument("--cache-dir", metavar="DIR", help=_help(CACHE_DIR))
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                   help="never index or return files matching GLOB (repeatable)")
+                   help=f"{_help(EXCLUDE)} Repeatable.")
     p.add_argument("--include", action="append", default=[], metavar="GLOB",
-                   help="only consider files matching GLOB (repeatable)")
+                   help=f"{_help(INCLUDE)} Repeatable.")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def _retrieval(p: argparse.ArgumentParser) -> None:
+    """The options of one retrieval (config.SETTINGS)."""
+    _int_option(p, MAX_CYCLES, "N")
+    _int_option(p, BUDGET, "TOKENS")
+    _int_option(p, MAX_FILES, "N")
+    tests = p.add_mutually_exclusive_group()
+    tests.add_argument("--tests", dest="include_tests", action="store_const", const=True,
+                       help=f"let tests, docs and fixtures be candidates ({_help(INCLUDE_TESTS)})")
+    tests.add_argument("--no-tests", dest="include_tests", action="store_const", const=False,
+                       help="never return tests, docs and fixtures")
+    p.add_argument("--no-redact", dest="redact", action="store_false",
+                   help="hand out credential-looking strings (keys, tokens, passwords) as they "
+                        "are; by default they are masked as «redacted: kind»")
+    p.add_argument("--no-git-signals", dest="git_signals", action="store_false",
+                   help=f"turn off the git signals ({_help(GIT_SIGNALS)})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,31 +90,31 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("task", nargs="?", help="the task in plain words; '-' reads it from stdin")
     r.add_argument("--task-file", metavar="FILE", help="read the task from FILE (pasted issues)")
     _common(r)
-    r.add_argument("--max-cycles", type=int, default=DEFAULT_MAX_CYCLES, metavar="N",
-                   help=f"at most N search cycles (default {DEFAULT_MAX_CYCLES})")
-    r.add_argument("--budget", type=int, default=DEFAULT_BUDGET_TOKENS, metavar="TOKENS",
-                   help="token budget of the code regions (default %(default)s)")
-    r.add_argument("--max-files", type=int, default=DEFAULT_MAX_FILES, metavar="N",
-                   help=f"return at most N files (default {DEFAULT_MAX_FILES})")
-    tests = r.add_mutually_exclusive_group()
-    tests.add_argument("--tests", dest="include_tests", action="store_const", const=True,
-                       help="let tests, docs and fixtures be candidates")
-    tests.add_argument("--no-tests", dest="include_tests", action="store_const", const=False,
-                       help="never return tests, docs and fixtures")
+    _retrieval(r)
     fmt = r.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="one JSON object (docs/json-schema.md)")
-    fmt.add_argument("--markdown", action="store_true", help="Markdown ready to paste into a chat")
+    fmt.add_argument("--format", choices=("text", *FORMATS), default="text",
+                     help="text (a ranked table, default), markdown for a chat, json "
+                          "(docs/json-schema.md) or xml (one <document> per file)")
+    fmt.add_argument("--json", dest="format", action="store_const", const="json",
+                     help="the same as --format json")
+    fmt.add_argument("--markdown", dest="format", action="store_const", const="markdown",
+                     help="the same as --format markdown")
     r.add_argument("--regions", action="store_true", help="print the code regions too")
-    r.add_argument("--no-redact", dest="redact", action="store_false",
-                   help="do not mask credential-looking strings (keys, tokens, passwords) in regions")
     r.add_argument("--pin", action="append", default=[], metavar="PATH",
                    help="always hand out this file (repeatable), marked pinned")
     r.add_argument("--exclude-file", action="append", default=[], metavar="PATH",
                    help="never hand out or search this file (repeatable)")
     r.add_argument("--focus", metavar="PATH",
                    help="the file you are working in: evidence, as an editor's active file is")
-    r.add_argument("--no-git-signals", dest="git_signals", action="store_false",
-                   help="ignore the branch's changes, uncommitted edits and recent commits")
+
+    e = sub.add_parser("explain", help="how relevant one file is to a task, and why")
+    e.add_argument("path", help="the file: relative to a root, or absolute inside one")
+    e.add_argument("task", nargs="?", help="the task in plain words; '-' reads it from stdin")
+    e.add_argument("--task-file", metavar="FILE", help="read the task from FILE")
+    _common(e)
+    _retrieval(e)
+    e.add_argument("--json", action="store_true", help="one JSON object "
+                   "(docs/schema/explanation.schema.json)")
 
     i = sub.add_parser("index", help="build or refresh the index of the roots and print counts")
     _common(i)
@@ -89,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("mcp", help="run the MCP server over stdio")
     m.add_argument("--root", metavar="PATH", help="workspace root (default: the current folder)")
-    m.add_argument("--cache-dir", metavar="DIR")
+    m.add_argument("--cache-dir", metavar="DIR", help=_help(CACHE_DIR))
     m.add_argument("--no-redact", dest="redact", action="store_false",
                    help="do not mask credential-looking strings in the regions handed to the agent")
     return parser
@@ -150,7 +186,7 @@ def _settings(args: argparse.Namespace) -> Settings:
         include=tuple(args.include or ()),
         cache_dir=args.cache_dir,
     )
-    if args.command == "retrieve":
+    if args.command in ("retrieve", "explain"):
         s = s.merged(
             max_cycles=args.max_cycles, budget=args.budget, max_files=args.max_files,
             include_tests=args.include_tests, redact_secrets=args.redact,
@@ -195,10 +231,11 @@ def _run(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     roots = args.root or ["."]
-    if args.command == "retrieve":
+    task = ""
+    if args.command in ("retrieve", "explain"):
         task = _read_task(args)
         if not task.strip():
-            raise ValueError("the task is empty: say what you want to do")
+            raise ValueError(f"the task {task_problem(task)}")
         if len(task) > MAX_TASK_CHARS:  # a log piped in whole: its start is read, and said so
             print(f"iterative-retrieval: the task is longer than {MAX_TASK_CHARS} characters; "
                   "only its start is read", file=sys.stderr)
@@ -210,23 +247,24 @@ def _run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps([s.to_dict() for s in stats], indent=2))
         else:
-            for root, s in zip(engine.roots, stats):
+            for root, s in zip(engine.roots, stats, strict=True):
                 skipped = ", ".join(f"{k} {v}" for k, v in sorted(s.skipped.items())) or "none"
                 print(f"{root}: {s.files} files ({s.indexed} read, {s.unchanged} unchanged, "
                       f"{s.removed} removed; skipped: {skipped}) in {s.seconds:.2f}s")
         return 0
-    from .render import to_json, to_markdown, to_text
+    from .render import explanation_text, render, to_text
 
-    from .models import Hints
-
-    hints = Hints(pinned=tuple(args.pin), excluded=tuple(args.exclude_file),
-                  active_file=args.focus)
-    result = engine.retrieve(task, refresh=False, hints=hints)
-    if args.json:
-        print(to_json(result))
-    elif args.markdown:
-        print(to_markdown(result))
+    if args.command == "explain":
+        out = engine.explain(args.path, task, refresh=False)
+        print(json.dumps(out, indent=2, ensure_ascii=False) if args.json
+              else explanation_text(out))
     else:
-        print(to_text(result, show_regions=args.regions))
+        from .models import Hints
+
+        hints = Hints(pinned=tuple(args.pin), excluded=tuple(args.exclude_file),
+                      active_file=args.focus)
+        result = engine.retrieve(task, refresh=False, hints=hints)
+        print(to_text(result, show_regions=args.regions) if args.format == "text"
+              else render(result, args.format))
     engine.close()
     return 0

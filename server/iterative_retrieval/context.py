@@ -58,7 +58,7 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // CHARS_PER_TOKEN)
 
 
-def select(evals: list[Evaluation], max_files: int, pinned: set[int] = frozenset()
+def select(evals: list[Evaluation], max_files: int, pinned: frozenset[int] | set[int] = frozenset()
            ) -> list[Evaluation]:
     """Every file of the indirect band or above, in order (evals: best relevance first), up to
     `max_files`: the budget, not the count, decides how much of each is shown. The pinned
@@ -147,7 +147,7 @@ def _clusters(ev: Evaluation) -> list[tuple[int, int, float]]:
     their distinct stems: a word said on every line of a run counts once."""
     runs: list[tuple[int, int, set[str]]] = []
     terms = ev.hit_terms or [()] * len(ev.hit_lines)
-    for ln, said in sorted(zip(ev.hit_lines, terms)):
+    for ln, said in sorted(zip(ev.hit_lines, terms, strict=False)):
         if runs and ln - runs[-1][1] <= CLUSTER_GAP and ln - runs[-1][0] <= MAX_RUN:
             runs[-1] = (runs[-1][0], ln, runs[-1][2] | set(said))
         else:
@@ -160,9 +160,9 @@ def _enclosing(ev: Evaluation, a: int, b: int):
     """The shortest definition around lines a..b, when it is short enough to show whole."""
     best = None
     for s in ev.symbols:
-        if s.start_line <= a and b <= s.end_line and s.end_line - s.start_line < ENCLOSING_MAX:
-            if best is None or s.end_line - s.start_line < best.end_line - best.start_line:
-                best = s
+        if s.start_line <= a and b <= s.end_line and s.end_line - s.start_line < ENCLOSING_MAX \
+                and (best is None or s.end_line - s.start_line < best.end_line - best.start_line):
+            best = s
     return best
 
 

@@ -35,7 +35,7 @@ LEFT_OUT = frozenset({"Base64HighEntropyString", "HexHighEntropyString", "IPPubl
 MIN_RUN = 16
 """A line is a candidate when it holds a run of this many token characters (every credential
 format of the plugins used is at least this long)..."""
-_RUN = re.compile(r"[A-Za-z0-9+/_.~=:-]{%d,}" % MIN_RUN)
+_RUN = re.compile(rf"[A-Za-z0-9+/_.~=:-]{{{MIN_RUN},}}")
 _PIECE = re.compile(r"[A-Za-z0-9]{4,}")
 MIN_SWITCHES = 4
 """...whose letters and digits switch between the two at least this often (pieces of pure hex
@@ -77,9 +77,9 @@ def _plugins() -> list[Any]:
                 _loaded = []
                 return _loaded
             _filters["heuristic"] = heuristic
-            _loaded = [cls() for name, cls in sorted(
-                ((c.__name__, c) for c in get_mapping_from_secret_type_to_class().values()))
-                if name not in LEFT_OUT]
+            classes: list[Any] = list(get_mapping_from_secret_type_to_class().values())
+            _loaded = [cls() for name, cls in sorted((c.__name__, c) for c in classes)
+                       if name not in LEFT_OUT]
         return _loaded
 
 

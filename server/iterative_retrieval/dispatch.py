@@ -22,7 +22,10 @@ COMMON_SHARE = 0.35
 """A term in more than this share of files is too common to bring in candidates on its own."""
 
 
-def dispatch(run: Run, query: Query, excluded: set[str], limit: int = 300) -> list[Candidate]:
+# C901: each branch adds one source of candidates (text, definitions, paths, frames, scopes,
+# focus areas), with what the ones before found at hand.
+def dispatch(run: Run, query: Query, excluded: set[str],  # noqa: C901
+             limit: int = 300) -> list[Candidate]:
     """Rank the index against the query and return the top candidates with their evidence."""
     index, cache, should_stop = run.index, run.search, run.should_stop
     files = run.files()
@@ -56,7 +59,7 @@ def dispatch(run: Run, query: Query, excluded: set[str], limit: int = 300) -> li
 
     known = bm25.__contains__
     for concept in query.keywords:
-        if should_stop and should_stop():
+        if should_stop():
             break
         hits = concept_hits(index, concept, cache)
         if len(hits) > COMMON_SHARE * n_files and concept.kind == "word":
@@ -70,7 +73,8 @@ def dispatch(run: Run, query: Query, excluded: set[str], limit: int = 300) -> li
                 enter(fid)
         admitted = list(filter(known, hits))
         bm25.update(zip(admitted, map(add, map(bm25.__getitem__, admitted),
-                                      map(mul, map(hits.__getitem__, admitted), repeat(weight)))))
+                                      map(mul, map(hits.__getitem__, admitted), repeat(weight))),
+                        strict=True))
         if concept.kind == "scope":  # a path match, not a text one
             for fid in admitted:
                 extra.setdefault(fid, []).append("scope")
@@ -87,9 +91,9 @@ def dispatch(run: Run, query: Query, excluded: set[str], limit: int = 300) -> li
                 extra.setdefault(fid, []).append(source)
 
     for path, source in run.seeds():
-        fid = cache.by_path.get(path)
-        if fid is not None and enter(fid):
-            extra.setdefault(fid, []).append(source)
+        seed = (cache.by_path or {}).get(path)
+        if seed is not None and enter(seed):
+            extra.setdefault(seed, []).append(source)
 
     for concept in query.keywords:
         if concept.kind in ("path", "frame"):

@@ -14,12 +14,13 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .changes import NONE as NO_CHANGES
 from .changes import lean, read_changes
 from .config import SNIFF_BYTES, Settings, ablated
 from .context import build_context, estimate_tokens, select
+from .contract import ExplanationJson, RootStatusJson
 from .credential_files import credential_format
 from .evaluate import stem_weights, text_pass
 from .faults import REBUILD, IndexUnavailable, diagnose
@@ -116,7 +117,7 @@ class Engine:
                 idx.put_text(hit[1], text)
         self.last_refresh[str(root)] = idx.refresh(self.scope(root), self.settings.max_file_bytes)
 
-    def _guarded(self, root: Path, fn: Callable[[Index], T]) -> T:
+    def _guarded(self, root: Path, fn: Callable[..., T]) -> T:
         """fn(index of root); after a storage fault, once more on a recovered index."""
         idx = self.index(root)
         try:
@@ -181,7 +182,8 @@ class Engine:
     # -- open buffers ------------------------------------------------------------------------
 
     def set_document(self, path: str, text: str) -> bool:
-        """Index an open buffer's unsaved text; False when it is outside every root or out of scope."""
+        """Index an open buffer's unsaved text; False when it is outside every root or out of
+        scope."""
         hit = self.root_of(path)
         if hit is None:
             return False
@@ -319,7 +321,7 @@ class Engine:
             chosen, s.budget, lambda e: self._reader(root_of[id(e)], texts, red)(e.path),
             redact=False,  # the reader masked them already
         )
-        for e, f in zip(chosen, files):
+        for e, f in zip(chosen, files, strict=False):
             f.root = str(root_of[id(e)])
             f.pinned = id(e) in pinned
         refreshed = [self.last_refresh[str(r)] for r in roots if str(r) in self.last_refresh]
@@ -356,8 +358,16 @@ class Engine:
 
         return read
 
-    def status(self) -> dict:
-        out = []
+    def explain(self, path: str, task: str, settings: Settings | None = None,
+                **retrieve_options: Any) -> ExplanationJson:
+        """One file's evaluation for a task, on every surface (explain.py); ValueError when the
+        path names no file of the workspace or the task is empty."""
+        from .explain import explain
+
+        return explain(self, path, task, settings, **retrieve_options)
+
+    def status(self) -> dict[str, list[RootStatusJson]]:
+        out: list[RootStatusJson] = []
         for root in self.roots:
             idx = self.index(root)
             last = self.last_refresh.get(str(root))

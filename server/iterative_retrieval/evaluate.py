@@ -66,7 +66,9 @@ def concept_stats(
     return out
 
 
-def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
+# C901: one pass over the candidates; each branch is one piece of evidence, computed where the
+# values it needs are at hand (a helper per signal would pass a dozen locals along).
+def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  # noqa: C901
              limit: int = 150) -> list[Evaluation]:
     """Own-evidence score and reason of the best `limit` candidates (by BM25), best first."""
     if not candidates:
@@ -146,8 +148,10 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
                 covered_task += m
                 if via is None:
                     covers.append(text)
-                if not is_path:  # said apart in the reason ("named in the task", "the task's scope")
-                    matched_words.append(text if via is None else f"{via.concept.text} (for {text})")
+                # said apart in the reason ("named in the task", "the task's scope")
+                if not is_path:
+                    matched_words.append(
+                        text if via is None else f"{via.concept.text} (for {text})")
             else:
                 covered_learned += m
             share = 1.0 if st.task else 0.5
@@ -165,13 +169,15 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
                    if not ident_names.isdisjoint(lower_names) else [])
         named = [st.concept.weight for st in path_stats if fid in st.hits]
         explicit = max(named) / max_named if named else 0.0
-        scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text) for st in scope_stats if fid in st.hits]
+        scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text)
+                  for st in scope_stats if fid in st.hits]
         f = {
             "coverage": covered_task / task_mass,
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": (0.5 * task_bm25[c.file_id] / max_task_bm25 + 0.5 * c.bm25 / max_bm25),
             # share of the task's strongest identifiers that this file defines
-            "defines": min(1.0, sum(ident_mass[n] for n in {d.lower() for d in defines}) / ident_total),
+            "defines": min(1.0, sum(ident_mass[n] for n in {d.lower() for d in defines})
+                           / ident_total),
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": explicit,
@@ -186,8 +192,9 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f, kind=row.kind,
             change=change.reason if change else "", editor=editor[1] if editor else "",
-            defines=list(dict.fromkeys(defines)), file_id=fid, matched_words=matched_words, covers=covers,
-            path_words=path_words, symbols=syms, scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
+            defines=list(dict.fromkeys(defines)), file_id=fid, matched_words=matched_words,
+            covers=covers, path_words=path_words, symbols=syms,
+            scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
         ev.score = score(ev, w_cov, off)
         evals.append(ev)
@@ -269,8 +276,9 @@ def _named_symbols(
     syms = ev.symbols
     if terms.isdisjoint(_symbol_facts(syms)[0]):
         return []  # no definition's name carries any of them
-    lines = _symbol_lines(syms) if isinstance(syms, SymbolRows) else None
-    if lines is None or search is None:
+    rows = syms if isinstance(syms, SymbolRows) else None
+    lines = _symbol_lines(rows) if rows is not None else None
+    if lines is None or search is None or rows is None:
         named = (
             ((name, start, t.split()) for _, name, _, start, _, t in syms.rows)
             if isinstance(syms, SymbolRows) else
@@ -282,19 +290,19 @@ def _named_symbols(
             if terms.isdisjoint(words):
                 continue
             scored.append((-len(terms.intersection(words)), start, name))
-    elif (by_stem := _stem_rows(syms)) is not None:
+    elif (by_stem := _stem_rows(rows)) is not None:
         counts: dict[int, int] = {}  # row → how many of the terms its stems say
         for t in terms:
             for i in by_stem.get(t, ()):
                 counts[i] = counts.get(i, 0) + 1
-        scored = [(-n, syms.rows[i][3], syms.rows[i][1]) for i, n in counts.items()]
+        scored = [(-n, rows.rows[i][3], rows.rows[i][1]) for i, n in counts.items()]
     else:
         joined, starts, unstored = lines
         hit = {bisect.bisect_right(starts, m.start()) - 1 for m in search(joined)}
         hit.update(i for i, words in unstored if not terms.isdisjoint(words))
         scored = []
         for i in hit:
-            _, name, _, start, _, t = syms.rows[i]
+            _, name, _, start, _, t = rows.rows[i]
             n = len(terms.intersection(t.split() or stemmed_terms(name)))
             if n:
                 scored.append((-n, start, name))
@@ -380,7 +388,8 @@ def substitute_share(stand_in: Concept) -> float:
     return PHRASE_SHARE if len(stand_in.origin) > 1 else SUBSTITUTE_SHARE
 
 
-def _task_bm25(fid: int, task_stats: list[ConceptStats], subs: dict[str, list[ConceptStats]]) -> float:
+def _task_bm25(fid: int, task_stats: list[ConceptStats],
+               subs: dict[str, list[ConceptStats]]) -> float:
     total = 0.0
     for st in task_stats:
         score = st.hits.get(fid, 0.0)
@@ -403,8 +412,10 @@ TASK_STEM_FACTOR = 2.0
 """A word of the task itself tells more about a line than a term the loop learned."""
 
 
-def stem_weights(index: Index, concepts: list[Concept], task_concepts: list[Concept]) -> dict[str, float]:
-    """What a line that says each stem is worth: rarer in the repository, and the task's own, more."""
+def stem_weights(index: Index, concepts: list[Concept],
+                 task_concepts: list[Concept]) -> dict[str, float]:
+    """What a line that says each stem is worth: rarer in the repository, and the task's own,
+    more."""
     stems = concept_stems(concepts)[:MAX_STEMS]
     if not stems:
         return {}
@@ -420,7 +431,8 @@ def stem_weights(index: Index, concepts: list[Concept], task_concepts: list[Conc
 def text_pass(
     evals: list[Evaluation], weights: dict[str, float], read_text: Callable[[str], str | None]
 ) -> None:
-    """Hit lines with the stems each says, and what a stem is worth, for the chosen files' regions."""
+    """Hit lines with the stems each says, and what a stem is worth, for the chosen files'
+    regions."""
     if not weights:
         return
     pattern = trie_regex(sorted(weights, key=len, reverse=True))

@@ -55,8 +55,8 @@ class GitIgnore:
         segment: list[str] = []
         path: list[str] = []
         plain = re.compile("").flags
-        live = [p.regex for p in self.spec.patterns
-                if p.include is not None and getattr(p, "regex", None) is not None]
+        live = [rx for p in self.spec.patterns
+                if p.include is not None and (rx := getattr(p, "regex", None)) is not None]
         # a pattern with flags or a back-reference cannot join the others: pathspec alone
         self._quick = all(rx.flags == plain and "(?P=" not in rx.pattern for rx in live)
         for rx in live if self._quick else ():

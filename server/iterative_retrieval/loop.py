@@ -56,12 +56,14 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
         run.check()
         merged, roles = _judge(run, best)
         gaps = find_gaps(merged, run.task_concepts,
-                         lambda c: bool(concept_hits(run.index, c, run.search)),
+                         # noqa: B023 - find_gaps calls it at once, in this cycle
+                         lambda c: bool(concept_hits(run.index, c, run.search)),  # noqa: B023
                          query.include_tests)
         high = [e for e in merged if e.relevance >= HIGH]
         entry = CycleTrace(
             cycle=cycle, query=query, candidates=len(cands), kept=len(high), excluded=[],
-            learned=[], gaps=gaps.critical + gaps.weak, ranking=[e.path for e in ranked(merged)[:20]],
+            learned=[], gaps=gaps.critical + gaps.weak,
+            ranking=[e.path for e in ranked(merged)[:20]],
         )
         trace.append(entry)
         # REFINE runs on the last cycle too: the words the codebase uses for the task are part

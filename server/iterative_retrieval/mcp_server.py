@@ -2,15 +2,17 @@
 
 Three tools over stdio, built on the official `mcp` SDK (`MCPServer`):
 
-- `retrieve_context {task, max_cycles?, budget?, include?, exclude?}`: the ranked, explained
-  context of a task — Markdown as text content, the JSON result (`RetrievalResult.to_dict`) as
-  structured content;
-- `explain_file {path, task}`: one file's evaluation for a task (relevance, band, reason,
-  missing context);
+- `retrieve_context {task, max_cycles?, budget?, max_files?, include?, exclude?,
+  include_tests?, format?}`: the ranked, explained context of a task — rendered (Markdown by
+  default, or XML documents, or JSON) as text content, the JSON result (contract.ResultJson)
+  as structured content;
+- `explain_file {path, task}`: one file's evaluation for a task (`Engine.explain`);
 - `index_status {}`: the root, the index and its file counts.
 
-No retrieval logic lives here: one `Engine` per process, its blocking calls run in a worker
-thread (one at a time, behind a lock) so the server keeps answering while a retrieval runs.
+The arguments' docs and bounds come from the settings table (config.SETTINGS) and the output
+schemas from the wire contract (contract.py). No retrieval logic lives here: one engine per
+process in an `EngineService` with one worker, so its calls run one at a time in a worker
+thread and the server keeps answering while a retrieval runs.
 
 The root is `--root`; without it, the first `file://` root the client lists (when it declares
 the roots capability) and otherwise the current folder. It is settled at the first tool call and
@@ -18,6 +20,7 @@ kept for the life of the process. The current folder is refused when it is the f
 the home folder: indexing a whole disk by accident helps no one.
 """
 
+import contextlib
 import logging
 import os
 import sqlite3
@@ -26,32 +29,40 @@ import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal, TypeVar
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 import anyio
 import anyio.from_thread
-import anyio.to_thread
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from . import __version__, heap, languages  # noqa: F401 - languages: up front, as in lsp/server.py
-from .config import MAX_TASK_CHARS, Settings
+from .config import (
+    BUDGET,
+    EXCLUDE,
+    INCLUDE,
+    INCLUDE_TESTS,
+    MAX_CYCLES,
+    MAX_FILES,
+    Settings,
+    task_problem,
+)
+from .contract import ExplanationJson, Format, IndexStatusJson, ResultJson
 from .engine import Engine
 from .gitignore import pattern_error
 from .loop import Cancelled
-from .models import RetrievalResult, band_of
-from .render import to_markdown
-from .workspace import WorkspaceError, check_root, is_inside
+from .models import RetrievalResult
+from .render import explanation_text, render
+from .service import EngineService
+from .workspace import WorkspaceError, check_root
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "iterative-retrieval"
-EXPLAIN_MAX_FILES = 200
-"""explain_file runs the loop with this many result files, then looks the file up among them."""
 
 T = TypeVar("T")
 RootSource = Literal["--root", "client roots", "current folder"]
@@ -79,8 +90,10 @@ something is still missing, call again with a refined task (add the identifiers,
 error messages you learned) or narrow with include/exclude globs; stop when the high-relevance \
 files cover what you need (usually 1-3 calls).
 
-Returns Markdown (a ranked table, then the code regions) and the same result as JSON \
-(schema_version, files[path, relevance, band, role, reason, missing, regions], trace, stats)."""
+Returns the context as text — Markdown (a ranked table, then the code regions), or with \
+format "xml" one <document> per file with its regions in <source> elements — and the same \
+result as JSON (schema_version, files[path, relevance, band, role, reason, missing, regions], \
+trace, stats)."""
 
 EXPLAIN_DESCRIPTION = """\
 Explain how relevant ONE file is to a task: relevance (0-1), band (high/medium/low/irrelevant), \
@@ -97,84 +110,10 @@ indexed and how many were skipped (and why). Call it when results look empty or 
 confirm which folder is searched. It does not re-index; retrieve_context does that on every call \
 (only changed files are re-read)."""
 
+FORMAT_DOC = ("How the text content renders the context: markdown (default), xml (one "
+              "<document> per file, its regions in <source>), or json.")
+
 _READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-
-
-# -- output schemas (published as each tool's outputSchema; extra keys are allowed) ----------
-
-
-class _Open(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class RegionOut(_Open):
-    start_line: int
-    end_line: int
-    why: str = ""
-    text: str
-
-
-class FileOut(_Open):
-    path: str
-    relevance: float
-    band: Literal["high", "medium", "low", "irrelevant"]
-    role: Literal["implements", "related", "indirect", "irrelevant"]
-    pinned: bool = False
-    reason: str
-    missing: list[str]
-    cycle: int
-    regions: list[RegionOut]
-
-
-class RetrievalOut(_Open):
-    """`RetrievalResult.to_dict()`: the same object as `iterative-retrieval retrieve --json`."""
-
-    schema_version: str
-    task: str
-    roots: list[str]
-    files: list[FileOut]
-    trace: list[dict[str, Any]]
-    stats: dict[str, Any]
-
-
-class LineRange(BaseModel):
-    start_line: int
-    end_line: int
-
-
-class ExplanationOut(BaseModel):
-    task: str
-    path: str
-    """Relative to the root, forward slashes."""
-    root: str
-    relevance: float
-    """0-1; 0 when the file is not among the candidates for the task."""
-    band: Literal["high", "medium", "low", "irrelevant"]
-    reason: str
-    missing: list[str]
-    """Symbols the file uses that are defined in files not in the result."""
-    rank: int | None
-    """1-based rank among the files retrieved for the task; None when it is not among them."""
-    of: int
-    """How many files were retrieved for the task (up to 200)."""
-    cycle: int | None
-    """The loop cycle that found it."""
-    regions: list[LineRange]
-
-
-class RootStatusOut(_Open):
-    root: str
-    index: str
-    files: int
-    skipped: dict[str, int]
-    open_buffers: int
-    last_refresh: dict[str, Any] | None
-
-
-class StatusOut(_Open):
-    roots: list[RootStatusOut]
-    root_source: RootSource
-    version: str
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -190,18 +129,22 @@ class Workspace:
         """Mask credential-looking strings in regions (the user's choice, `--no-redact`; not a
         tool argument, so that an agent cannot switch it off)."""
         self.cwd = cwd or os.getcwd()
-        self.engine: Engine | None = None
+        self.service = EngineService(workers=1)
+        """One engine call at a time (retrievals write the index)."""
         self.root_source: RootSource = "--root"
         self._settle = threading.Lock()
-        self.work_lock = threading.Lock()
-        """One engine call at a time (retrievals write the index)."""
         self.closing = threading.Event()
-        self._warmup: threading.Thread | None = None
         if root is not None:
-            self.engine = self._build(root, "--root")
+            self._build(root, "--root")
+
+    @property
+    def engine(self) -> Engine | None:
+        return self.service.engine
 
     def _build(self, root: str, source: RootSource) -> Engine:
-        engine = Engine([root], Settings(cache_dir=self.cache_dir, redact_secrets=self.redact))
+        engine = self.service.build(
+            [root], Settings(cache_dir=self.cache_dir, redact_secrets=self.redact))
+        assert engine is not None
         self.root_source = source
         return engine
 
@@ -226,9 +169,8 @@ class Workspace:
                 return self.engine
             root = _first_file_root(client_roots)
             if root is not None:
-                self.engine = self._build(root, "client roots")
                 log.info("root from the client's roots: %s", root)
-                return self.engine
+                return self._build(root, "client roots")
             cwd = Path(self.cwd).resolve()
             if cwd == Path(cwd.anchor) or cwd == Path.home().resolve():
                 raise ToolError(
@@ -236,32 +178,29 @@ class Workspace:
                     f"{'the filesystem root' if cwd == Path(cwd.anchor) else 'the home folder'}. "
                     "Start it with --root PATH (or from the project folder)."
                 )
-            self.engine = self._build(str(cwd), "current folder")
-            return self.engine
+            return self._build(str(cwd), "current folder")
 
     # running engine calls -------------------------------------------------------------------
 
-    async def call(self, fn: Callable[[Callable[[], bool]], T]) -> T:
-        """Run fn(should_stop) in a worker thread, one at a time; engine errors become tool errors.
-
-        When the request is cancelled the call is abandoned and told to stop at its next check.
-        """
+    async def call(self, fn: Callable[[Engine, Callable[[], bool]], T]) -> T:
+        """Run fn(engine, should_stop) on the worker, one call at a time; engine errors become
+        tool errors. When the request is cancelled the call is abandoned and told to stop at
+        its next check."""
         stop = threading.Event()
 
         def should_stop() -> bool:
             return stop.is_set() or self.closing.is_set()
 
-        def work() -> T:
-            with self.work_lock:
-                if should_stop():
-                    raise Cancelled()
-                return fn(should_stop)
+        def work(engine: Engine) -> T:
+            if should_stop():
+                raise Cancelled()
+            return fn(engine, should_stop)
 
         try:
-            return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            return await self.service.run(work)
         except ToolError:
             raise
-        except ValueError as exc:  # empty task, out-of-range settings, bad root
+        except ValueError as exc:  # empty task, out-of-range settings, bad root or path
             raise ToolError(str(exc)) from exc
         except (OSError, sqlite3.Error) as exc:
             raise ToolError(f"the index could not be read or written: {exc}") from exc
@@ -270,15 +209,10 @@ class Workspace:
             self._settle_later()
 
     def _settle_later(self) -> None:
-        """heap.settle once the answer is sent (a full collection only if no call has begun)."""
+        """heap.settle once the answer is sent (a full collection only if no call runs)."""
 
         def settle() -> None:
-            idle = self.work_lock.acquire(blocking=False)
-            try:
-                heap.settle(idle)
-            finally:
-                if idle:
-                    self.work_lock.release()
+            heap.settle(idle=not self.service.busy())
 
         timer = threading.Timer(0.05, settle)
         timer.daemon = True
@@ -286,30 +220,13 @@ class Workspace:
 
     def start_warmup(self) -> None:
         """Index a --root in the background so the first retrieval is fast."""
-        engine = self.engine
-        if engine is None:
-            return
-
-        def warm() -> None:
-            try:
-                with self.work_lock:
-                    if not self.closing.is_set():
-                        engine.refresh(should_stop=self.closing.is_set)
-            except Exception as exc:  # the first tool call reports the problem
-                log.warning("indexing %s failed: %s", engine.roots[0], exc)
-
-        self._warmup = threading.Thread(target=warm, name="index-warmup", daemon=True)
-        self._warmup.start()
+        if self.engine is not None:
+            self.service.submit(lambda e: None if self.closing.is_set()
+                                else e.refresh(should_stop=self.closing.is_set))
 
     def close(self) -> None:
         self.closing.set()
-        if self._warmup is not None:
-            self._warmup.join(timeout=5)
-        if self.engine is not None and self.work_lock.acquire(timeout=5):
-            try:
-                self.engine.close()
-            finally:
-                self.work_lock.release()
+        self.service.shutdown(wait=5)
 
 
 def _first_file_root(result: ListRootsResult | None) -> str | None:
@@ -349,32 +266,12 @@ def _globs(name: str, patterns: list[str] | None) -> tuple[str, ...] | None:
 
 
 def _task(task: str) -> str:
-    if not task or not task.strip():
-        raise ToolError("the task is empty: say what you want to do")
-    if len(task) > MAX_TASK_CHARS:  # as the language server: its start alone could mislead
-        raise ToolError(f"the task is too long ({len(task)} characters; at most "
-                        f"{MAX_TASK_CHARS}): keep the error, the frames and the words that matter")
-    return task
-
-
-def _relative_path(engine: Engine, path: str) -> tuple[Path, str]:
-    """(root, path relative to it) of a file inside the root, or a ToolError saying why not."""
-    raw = (path or "").strip()
-    if not raw:
-        raise ToolError("path is empty: give a file path relative to the workspace root")
-    if raw.startswith("file://"):
-        raw = url2pathname(urlparse(raw).path)
-    root = engine.roots[0]
-    ab = os.path.abspath(raw if os.path.isabs(raw) else os.path.join(root, raw))
-    hit = engine.root_of(ab)
-    if hit is None or not is_inside(hit[0], ab):
-        raise ToolError(f"path is outside the workspace root {root}: {path}")
-    root, rel = hit
-    if not os.path.exists(ab):
-        raise ToolError(f"no such file in the workspace: {rel}")
-    if os.path.isdir(ab):
-        raise ToolError(f"{rel} is a folder: give one file")
-    return root, rel
+    problem = task_problem(task)
+    if problem is None:
+        return task
+    if task and task.strip():  # too long: its start alone could mislead, as in the server
+        problem += ": keep the error, the frames and the words that matter"
+    raise ToolError(f"the task {problem}")
 
 
 # -- the server ------------------------------------------------------------------------------
@@ -401,35 +298,32 @@ def build_server(ws: Workspace) -> MCPServer:
             "reports and stack traces work as they are."))],
         ctx: Context,
         client_roots: ClientRoots,
-        max_cycles: Annotated[int | None, Field(
-            description="Most retrieval cycles (search, evaluate, refine), 1-10; default 3.",
-            json_schema_extra={"minimum": 1, "maximum": 10})] = None,
-        budget: Annotated[int | None, Field(
-            description="Token budget of the code regions, 200-1000000; default 8000.",
-            json_schema_extra={"minimum": 200, "maximum": 1_000_000})] = None,
-        include: Annotated[list[str] | None, Field(
-            description="Glob patterns (gitignore style, e.g. 'src/**/*.ts'): when given, only "
-                        "matching files are returned.")] = None,
-        exclude: Annotated[list[str] | None, Field(
-            description="Glob patterns of files never to return (e.g. 'legacy/**').")] = None,
-    ) -> Annotated[CallToolResult, RetrievalOut]:
+        max_cycles: Annotated[int | None, MAX_CYCLES.described] = None,
+        budget: Annotated[int | None, BUDGET.described] = None,
+        max_files: Annotated[int | None, MAX_FILES.described] = None,
+        include: Annotated[list[str] | None, INCLUDE.described] = None,
+        exclude: Annotated[list[str] | None, EXCLUDE.described] = None,
+        include_tests: Annotated[bool | None, INCLUDE_TESTS.described] = None,
+        format: Annotated[Format, Field(description=FORMAT_DOC)] = "markdown",
+    ) -> Annotated[CallToolResult, ResultJson]:
         task = _task(task)
         engine = ws.settle(client_roots)
         try:
             settings = engine.settings.merged(
-                max_cycles=max_cycles, budget=budget,
+                max_cycles=max_cycles, budget=budget, max_files=max_files,
                 include=_globs("include", include), exclude=_globs("exclude", exclude),
+                include_tests=include_tests,
             ).validated()
         except ValueError as exc:
             raise ToolError(str(exc)) from exc
         progress = _Progress(ctx, settings.max_cycles)
         result: RetrievalResult = await ws.call(
-            lambda stop: engine.retrieve(task, settings, should_stop=stop, report=progress)
+            lambda e, stop: e.retrieve(task, settings, should_stop=stop, report=progress)
         )
         await progress.done()
         return CallToolResult(
-            content=[TextContent(type="text", text=to_markdown(result))],
-            structured_content=result.to_dict(),
+            content=[TextContent(type="text", text=render(result, format))],
+            structured_content=dict(result.to_dict()),
         )
 
     @server.tool(name="explain_file", title="Explain one file's relevance to a task",
@@ -440,33 +334,32 @@ def build_server(ws: Workspace) -> MCPServer:
             "absolute path inside it."))],
         task: Annotated[str, Field(description="The coding task in plain words.")],
         client_roots: ClientRoots,
-    ) -> Annotated[CallToolResult, ExplanationOut]:
+    ) -> Annotated[CallToolResult, ExplanationJson]:
         task = _task(task)
-        engine = ws.settle(client_roots)
-        root, rel = _relative_path(engine, path)
-        settings = engine.settings.merged(max_files=EXPLAIN_MAX_FILES).validated()
-        result: RetrievalResult = await ws.call(
-            lambda stop: engine.retrieve(task, settings, should_stop=stop, roots=[root])
-        )
-        out = _explain(result, root, rel, engine)
+        ws.settle(client_roots)
+        out: ExplanationJson = await ws.call(
+            lambda e, stop: e.explain(path, task, should_stop=stop))
         return CallToolResult(
-            content=[TextContent(type="text", text=_explanation_text(out))],
-            structured_content=out.model_dump(mode="json"),
+            content=[TextContent(type="text", text=explanation_text(out))],
+            structured_content=dict(out),
         )
 
     @server.tool(name="index_status", title="Index status",
                  description=STATUS_DESCRIPTION, annotations=_READ_ONLY)
-    async def index_status(client_roots: ClientRoots) -> Annotated[CallToolResult, StatusOut]:
-        engine = ws.settle(client_roots)
-        # No work lock: status reads counts and must answer while a retrieval runs.
+    async def index_status(
+        client_roots: ClientRoots,
+    ) -> Annotated[CallToolResult, IndexStatusJson]:
+        ws.settle(client_roots)
+        # Not on the worker: status reads counts and must answer while a retrieval runs.
         try:
-            status = await anyio.to_thread.run_sync(engine.status)
+            roots = (await ws.service.peek(lambda e: e.status()))["roots"]
         except (OSError, sqlite3.Error) as exc:
             raise ToolError(f"the index could not be read: {exc}") from exc
-        status = {**status, "root_source": ws.root_source, "version": __version__}
+        status: IndexStatusJson = {"roots": roots, "root_source": ws.root_source,
+                                   "version": __version__}
         return CallToolResult(
             content=[TextContent(type="text", text=_status_text(status))],
-            structured_content=status,
+            structured_content=dict(status),
         )
 
     return server
@@ -488,61 +381,16 @@ class _Progress:
         if n == self.n:
             return  # progress must increase; "done" sends the total
         self.n = n
-        try:
+        # the request may be gone, or the client not listen: progress is a courtesy
+        with contextlib.suppress(Exception):
             anyio.from_thread.run(self.ctx.report_progress, self.n, self.total, message)
-        except Exception:  # the request is gone or the client does not listen
-            pass
 
     async def done(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             await self.ctx.report_progress(self.total, self.total, "done")
-        except Exception:
-            pass
 
 
-def _explain(result: RetrievalResult, root: Path, rel: str, engine: Engine) -> ExplanationOut:
-    for rank, f in enumerate(result.files, 1):
-        if f.path == rel and (not f.root or Path(f.root) == root):
-            return ExplanationOut(
-                task=result.task, path=rel, root=str(root), relevance=round(f.relevance, 3),
-                band=f.band, reason=f.reason, missing=list(f.missing), rank=rank,
-                of=len(result.files), cycle=f.cycle,
-                regions=[LineRange(start_line=r.start_line, end_line=r.end_line)
-                         for r in f.regions],
-            )
-    if engine.is_secret(root, rel):
-        reason = ("never read: it is a secret file (keys, .env, credentials: by name, folder, "
-                  "link target or content)")
-    elif not engine.scope(root).admits(rel):
-        reason = ("not indexed: excluded by the default excludes (dependencies, build output, "
-                  "binaries, lock files) or an ignore file")
-    else:
-        dropped = next((t.cycle for t in result.trace if rel in t.excluded), None)
-        reason = (
-            f"evaluated in cycle {dropped} and set aside: relevance below 0.2 for this task"
-            if dropped is not None
-            else "not among the candidates for this task (relevance below 0.2)"
-        )
-    return ExplanationOut(
-        task=result.task, path=rel, root=str(root), relevance=0.0, band=band_of(0.0),
-        reason=reason, missing=[], rank=None, of=len(result.files), cycle=None, regions=[],
-    )
-
-
-def _explanation_text(e: ExplanationOut) -> str:
-    if e.rank is None:
-        return f"`{e.path}` — {e.band}: {e.reason}."
-    lines = [f"`{e.path}` — {e.relevance:.2f} ({e.band}), rank {e.rank} of {e.of} for this task.",
-             f"Why: {e.reason}"]
-    if e.missing:
-        lines.append("Uses, defined elsewhere: " + ", ".join(f"`{m}`" for m in e.missing))
-    if e.regions:
-        lines.append("Relevant lines: " + ", ".join(
-            f"{r.start_line}-{r.end_line}" for r in e.regions))
-    return "\n".join(lines)
-
-
-def _status_text(status: dict[str, Any]) -> str:
+def _status_text(status: IndexStatusJson) -> str:
     lines = []
     for r in status["roots"]:
         skipped = ", ".join(f"{k} {v}" for k, v in sorted(r["skipped"].items())) or "none"
@@ -568,9 +416,8 @@ def run(root: str | None, cache_dir: str | None, redact: bool = True) -> int:
         # roots/list is deprecated from protocol 2026-07-28 on; older clients still use it.
         warnings.filterwarnings("ignore", message=".*roots capability is deprecated.*")
         try:
-            server.run("stdio")
-        except KeyboardInterrupt:
-            pass
+            with contextlib.suppress(KeyboardInterrupt):
+                server.run("stdio")
         finally:
             ws.close()
     return 0

@@ -7,10 +7,22 @@ surface (CLI, language server, MCP) serialises the same result with `to_dict`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, cast
 
-SCHEMA_VERSION = "1.3"
+from .contract import (
+    SCHEMA_VERSION,
+    Band,
+    CycleTraceJson,
+    FileJson,
+    RefreshJson,
+    ResultJson,
+    Role,
+    StatsJson,
+    TraceQueryJson,
+)
+
+__all__ = ["SCHEMA_VERSION"]  # re-exported: surfaces read the version with the result
 
 
 @dataclass(frozen=True)
@@ -53,7 +65,7 @@ class SymbolRows(Sequence[Symbol]):
                 Symbol(n, k, s, e, tuple(t.split())) for _, n, k, s, e, t in self.rows)
         return self._symbols
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         return self._all()[i]
 
     def __len__(self) -> int:
@@ -143,7 +155,7 @@ class Query:
     fallback: tuple[Concept, ...] = ()
     """The task's generic words (`fix`, `add`, `work`): its keywords when nothing else matches."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TraceQueryJson:
         return {
             "patterns": list(self.patterns),
             "keywords": [c.text for c in self.keywords],
@@ -245,7 +257,8 @@ class Evaluation:
     used_by: list[str] = field(default_factory=list)
     """The names it defines that the implementing files use (its regions show them)."""
     need: float = 0.0
-    """How strongly a sure implementing file needs it as context (relevance.py), 0 when none does."""
+    """How strongly a sure implementing file needs it as context (relevance.py), 0 when none
+    does."""
     change: str = ""
     """What the developer did to it lately ("changed on this branch"), from changes.py."""
     editor: str = ""
@@ -286,7 +299,7 @@ class CycleTrace:
     """The merged ranking after this cycle (top paths), for per-cycle recall."""
     stop_reason: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CycleTraceJson:
         return {
             "cycle": self.cycle,
             "query": self.query.to_dict(),
@@ -320,13 +333,13 @@ class FileResult:
     def band(self) -> str:
         return band_of(self.relevance)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FileJson:
         return {
             "path": self.path,
             "root": self.root,
             "relevance": round(self.relevance, 3),
-            "band": self.band,
-            "role": self.role,
+            "band": cast(Band, self.band),  # a result holds files of 0.2 and more
+            "role": cast(Role, self.role),
             "pinned": self.pinned,
             "reason": self.reason,
             "missing": self.missing,
@@ -348,14 +361,15 @@ class RetrievalResult:
     stats: dict[str, Any]
     roots: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultJson:
+        """The wire object (contract.ResultJson): the same on every surface."""
         return {
             "schema_version": SCHEMA_VERSION,
             "task": self.task,
             "roots": self.roots,
             "files": [f.to_dict() for f in self.files],
             "trace": [t.to_dict() for t in self.trace],
-            "stats": self.stats,
+            "stats": cast(StatsJson, self.stats),
         }
 
 
@@ -372,5 +386,6 @@ class IndexStats:
     """reason → count: binary, too_large, unreadable, undecodable, secret, undecodable_name."""
     seconds: float
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> RefreshJson:
+        return {"files": self.files, "indexed": self.indexed, "unchanged": self.unchanged,
+                "removed": self.removed, "skipped": dict(self.skipped), "seconds": self.seconds}

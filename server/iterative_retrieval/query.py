@@ -62,16 +62,18 @@ _INLINE_RE = re.compile(r"`([^`\n]{1,200})`")
 _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 # The function part is bounded: unbounded, it scanned the rest of the line from every "at ", and
 # a 200 kB one-line paste of prose took 53 s to parse (about 1 s now).
-_JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)"
-                          r"(?::\d+)?\)?")
+_JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?"
+                          r"((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)(?::\d+)?\)?")
 # .NET: `at Shop.Billing.InvoiceService.ComputeTotal() in C:\src\Shop\InvoiceService.cs:line 42`
 _DOTNET_FRAME_RE = re.compile(
-    r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in ((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
+    r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in "
+    r"((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
-# File extensions that make a bare name (`tokens.py`, `Cart.vue`) a path, and a `name.ext:12` a frame
-_CODE_EXTS = ("py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|scala|groovy|cs|fs|"
-              "rb|php|c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|swift|dart|lua|ex|exs|erl|hs|clj|cljs|ml|pl|pm|"
-              "r|jl|zig|sh")
+# File extensions that make a bare name (`tokens.py`, `Cart.vue`) a path, and a `name.ext:12` a
+# frame
+_CODE_EXTS = ("py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|scala|groovy|cs|"
+              "fs|rb|php|c|h|cc|cpp|cxx|hh|hpp|hxx|m|mm|swift|dart|lua|ex|exs|erl|hs|clj|cljs|ml|"
+              "pl|pm|r|jl|zig|sh")
 _PROSE_EXTS = {"m", "r", "pl", "pm", "fs", "ml"}
 """A bare `x.m` or `x.pl` in prose is more often something else: a path only with its line."""
 _NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS] + [
@@ -135,7 +137,8 @@ _CODE_EXT = re.compile(r"\.(" + _CODE_EXTS + r")$")
 
 
 def looks_like_identifier(tok: str) -> bool:
-    """Code-shaped: snake_case, camelCase, PascalCase with an inner capital, dotted, or CONST_CASE."""
+    """Code-shaped: snake_case, camelCase, PascalCase with an inner capital, dotted, or
+    CONST_CASE."""
     base = tok.rstrip("()")
     if "." in base:
         return all(p for p in base.split("."))
@@ -146,7 +149,9 @@ def looks_like_identifier(tok: str) -> bool:
     return tok.endswith("()")
 
 
-def parse_task(task: str, include_tests: bool | None = None) -> Query:
+# C901: the task's kinds of evidence, read in order (header, frames, paths, code, quotes,
+# words); each branch adds one kind.
+def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: C901
     """Build the first cycle's query from the task text."""
     text = _WIN_PATH_RE.sub(_posix_path, _strip_noise(task[:MAX_TASK_CHARS]))
     text = _BLOB_URL_RE.sub(_blob_path, text)
@@ -159,10 +164,12 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
     concepts: dict[str, Concept] = {}
 
     def add(c: Concept) -> None:
-        key = c.kind + ":" + c.text.lower() if c.kind in ("path", "frame", "scope") else c.text.lower()
+        key = (c.kind + ":" + c.text.lower() if c.kind in ("path", "frame", "scope")
+               else c.text.lower())
         prev = concepts.get(key)
         if prev is None or prev.weight < c.weight:
-            concepts[key] = c if prev is None else Concept(c.text, c.kind, max(c.weight, prev.weight) + 0.25, c.terms)
+            concepts[key] = c if prev is None else Concept(
+                c.text, c.kind, max(c.weight, prev.weight) + 0.25, c.terms)
         else:
             concepts[key] = Concept(prev.text, prev.kind, prev.weight + 0.25, prev.terms)
 
@@ -172,15 +179,15 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
     # nearest the error weigh most
     py_order = bool(_PY_FRAME_RE.search(text))
     last_seen = {fr.path: i for i, fr in enumerate(frames)}
-    paths_in_order = sorted(last_seen, key=last_seen.get)
+    paths_in_order = sorted(last_seen, key=last_seen.__getitem__)
     if not py_order:
         paths_in_order.reverse()
     n = len(paths_in_order)
     for i, path in enumerate(paths_in_order[-MAX_PATHS * 3 :]):
         closeness = (i + 1) / min(n, MAX_PATHS * 3)
         installed = bool(_THIRD_PARTY_RE.search(path))
-        w = W_FRAME * (0.5 if installed else 1.0) * (0.6 + 0.6 * closeness)
-        add(Concept(path, "frame", w, tuple(_path_stems(path))))
+        weight = W_FRAME * (0.5 if installed else 1.0) * (0.6 + 0.6 * closeness)
+        add(Concept(path, "frame", weight, tuple(_path_stems(path))))
     for fr in frames:
         if fr.function and fr.function not in ("<module>", "<lambda>"):
             installed = bool(_THIRD_PARTY_RE.search(fr.path))
@@ -217,9 +224,9 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:
             ident_counts[tok] += 2
     idents = _rank_identifiers(ident_counts)
     for ident, n in idents[:MAX_IDENTS]:
-        w = W_IDENT if n >= 2 else W_CODE
+        weight = W_IDENT if n >= 2 else W_CODE
         for part in _dotted_parts(ident):
-            add(_ident_concept(part, w))
+            add(_ident_concept(part, weight))
 
     # 3. quoted messages (error strings appear verbatim in code)
     for q in _QUOTED_RE.findall(prose)[:8]:
@@ -286,7 +293,8 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
     if m is None:
         c = _COMPONENT_RE.match(text)
         name = c.group(1) if c else ""
-        if c is None or name.lower() in _NOT_COMPONENTS or name.isupper() or _RAISED_RE.search(name):
+        if c is None or name.lower() in _NOT_COMPONENTS or name.isupper() or \
+                _RAISED_RE.search(name):
             return "", [], text
         # the component's words stay in the text: `diophantine: …` also says diophantine
         return "", [s for s in c.group(1).split("/") if s][:4], text
@@ -375,7 +383,8 @@ def _frames(text: str) -> list[Frame]:
     for fn, path, line in _JS_FRAME_RE.findall(text):
         if path.startswith("node:") or "/" not in path and "." not in path:
             continue
-        frames.append(Frame(_clean_path(path), int(line), (fn or "").split(".")[-1].strip() or None))
+        frames.append(Frame(_clean_path(path), int(line),
+                            (fn or "").split(".")[-1].strip() or None))
     for fn, path, line in _DOTNET_FRAME_RE.findall(text):
         frames.append(Frame(_clean_path(path), int(line), fn.split(".")[-1] or None))
     for path, line in _PATH_LINE_RE.findall(text):
@@ -393,7 +402,8 @@ def _frames(text: str) -> list[Frame]:
     return sorted(out, key=lambda fr: bool(_THIRD_PARTY_RE.search(fr.path)))
 
 
-_STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)|^<frozen|^<string>|^internal/|^node:")
+_STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)"
+                        r"|^<frozen|^<string>|^internal/|^node:")
 _THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules")
 
 

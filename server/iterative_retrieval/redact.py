@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from .models import RetrievalResult
 
 MARK = "«redacted: {}»"
-"""What stands in for a secret; the guillemets cannot start a match again (redaction is idempotent)."""
+"""What stands in for a secret; the guillemets cannot start a match again (redaction is
+idempotent)."""
 
 MIN_LITERAL = 8
 """Shorter literals are too short to be a credential worth hiding (and too common to guess)."""
@@ -71,7 +72,8 @@ _NAME = (
     r"(?<![A-Za-z0-9_.$-])"
     rf"(?P<name>[A-Za-z0-9_.$-]{{0,40}}?(?:{_SECRET_WORD})[A-Za-z0-9_$-]{{0,40}})"
 )
-# A type between the name and `=`: `apiKey: string =` (TypeScript, Kotlin, Rust), `apiKey string =` (Go).
+# A type between the name and `=`: `apiKey: string =` (TypeScript, Kotlin, Rust),
+# `apiKey string =` (Go).
 _TYPE = r"(?:[ \t]{0,4}:?[ \t]{1,4}[A-Za-z_&*][\w.<>\[\]|?&*]{0,40}(?=[ \t]{0,4}=[^=>]))?"
 # No class below matches a line break (\s is excluded where a value is), so no match spans lines.
 _QUOTED = re.compile(
@@ -299,7 +301,8 @@ def _context(rule: ContextRule, counts: Counter[str], masked: list[str] | None
     return repl
 
 
-def _mask_keys(text: str, counts: Counter[str], masked: list[str] | None = None) -> str:
+def _mask_keys(text: str, counts: Counter[str],  # noqa: C901 - a line scan with its states
+               masked: list[str] | None = None) -> str:
     """Private-key blocks: the BEGIN and END lines stay, each line between is masked."""
     out: list[str] = []
     in_key = False
@@ -443,6 +446,12 @@ class _Scan:
             self.__init__(out)  # type: ignore[misc]
 
 
+def _sub(rx: re.Pattern[str], repl: str | Callable[[re.Match[str]], str], piece: str,
+         _whole: bool) -> str:
+    """An edit for _Scan.sub_near: the rule's pattern replaced in the piece near its needles."""
+    return rx.sub(repl, piece)
+
+
 def redact_text(
     text: str, counts: Counter[str] | None = None, masked: list[str] | None = None,
     second_stage: bool = True,
@@ -469,16 +478,14 @@ def redact_text(
                 masked.append(m.group(0))
             return MARK.format(kind)
 
-        scan.sub_near(needles, lambda piece, _w, rx=rx, token=token: rx.sub(token, piece),
-                      after=17000)
+        scan.sub_near(needles, functools.partial(_sub, rx, token), after=17000)
     url = _url_password(counts, masked)
     scan.sub_near(("://",), lambda piece, _w: _URL_CREDENTIALS.sub(url, piece))
     bearer = _mask_value(counts, lambda m: "bearer-token", masked=masked)
     scan.sub_near(("earer",), lambda piece, _w: _BEARER.sub(bearer, piece), after=4200)
     for rule in CONTEXTS:
         repl = _context(rule, counts, masked)
-        scan.sub_near(rule.needles,
-                      lambda piece, _w, rx=rule.pattern, repl=repl: rx.sub(repl, piece),
+        scan.sub_near(rule.needles, functools.partial(_sub, rule.pattern, repl),
                       lower=True, lines=rule.lines)
     named = _mask_value(counts, lambda m: _kind_of(m.group("name")), masked=masked)
     bare = _mask_value(counts, lambda m: _kind_of(m.group("name")), bare=True, masked=masked)
@@ -524,7 +531,7 @@ def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
 MIN_FRAGMENT = 5
 """A word of an output this long that occurs inside a masked value is masked too (shorter ones,
 `key`, `app`, are too common to say anything)."""
-_WORD = re.compile(r"[A-Za-z0-9_+/=.~-]{%d,}" % MIN_FRAGMENT)
+_WORD = re.compile(rf"[A-Za-z0-9_+/=.~-]{{{MIN_FRAGMENT},}}")
 
 
 class Redactor:

@@ -105,7 +105,7 @@ def focus_areas(uses: Sequence[Use], evaluated: set[str]) -> list[str]:
     weight: Counter[str] = Counter()
     for u in uses:
         if not evaluated.issuperset(u.definers):
-            weight[u.name] += u.weight
+            weight[u.name] += u.weight  # type: ignore[assignment] # float weights
     return [n for n, _ in weight.most_common(MAX_FOCUS)]
 
 
@@ -182,7 +182,7 @@ def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concep
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
             if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
                 continue
-            scores[s] += (tf / total) * ev.relevance
+            scores[s] += (tf / total) * ev.relevance  # type: ignore[assignment] # floats
             support[s] += 1
     # rarity in the repository, looked up only for the terms that are frequent in the top files
     pool = [s for s, _ in scores.most_common(FEEDBACK_POOL)]
@@ -192,7 +192,7 @@ def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concep
         if df == 0 or df > max(0.15 * n, min(10, 0.3 * n)):
             del scores[s]
         else:
-            scores[s] *= math.log((n + 1) / (df + 0.5))
+            scores[s] *= math.log((n + 1) / (df + 0.5))  # type: ignore[assignment] # floats
     ranked = [(s, v * (1.5 if support[s] >= 2 else 1.0)) for s, v in scores.items()
               if support[s] >= 2 or len(top) == 1]
     ranked.sort(key=lambda t: -t[1])
@@ -263,7 +263,8 @@ def superseded(run: Run, learned: list[Concept]) -> set[str]:
     return words
 
 
-def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept]:
+# C901: close spellings, then synonyms of words, then of phrases: each branch one source.
+def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept]:  # noqa: C901
     """Close spellings (rapidfuzz) and programming synonyms for task words with no evidence."""
     index, cache, read_text = run.index, run.search, run.read_text
     task_concepts, task_text = list(run.task_concepts), run.task
@@ -281,7 +282,7 @@ def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept
     phrases = ["".join(split_identifier(a + "_" + b)) for a, b in pair_words]
     by_text = {c.text.lower(): c.text for c in task_concepts}
     syn_sources: list[tuple[str, tuple[str, ...]]] = [(c.text, (c.text,)) for c in targets]
-    for phrase, (a, b) in zip(phrases, pair_words):
+    for phrase, (a, b) in zip(phrases, pair_words, strict=False):
         origin = tuple(by_text[w] for w in (a, b) if w in by_text)
         if origin and synonyms(phrase):
             syn_sources.insert(0, (phrase, origin))
@@ -310,7 +311,8 @@ def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept
         if choices:
             from rapidfuzz import fuzz, process  # imported only when needed: faster start-up
 
-            for term, score, _ in process.extract(key, choices, scorer=fuzz.ratio, limit=3, score_cutoff=84):
+            for term, _score, _ in process.extract(key, choices, scorer=fuzz.ratio, limit=3,
+                                                   score_cutoff=84):
                 if term in seen or term == key:
                     continue
                 seen.add(term)

@@ -1,4 +1,5 @@
-"""Relevance: each file's role for the task, from its own evidence and its links, in the pattern's bands.
+"""Relevance: each file's role for the task, from its own evidence and its links, in the
+pattern's bands.
 
 - **implements** (0.8–1.0): its own evidence is strong (signals.py's score ≥ TARGET_SCORE): it is
   named in the task, defines what the task names, or its code and path carry the task's words.
@@ -57,7 +58,8 @@ SURE_CONTEXT = 2
 NEEDED = 0.8
 """…when the implementing file needs them at least this much (`need`: own evidence and links)."""
 GUESS_CEILING = 0.6
-"""A run that only the task's generic words found anything for hands out guesses: related at best."""
+"""A run that only the task's generic words found anything for hands out guesses: related at
+best."""
 
 LINK_PLACE = {"defines": 0.1, "imported by": 0.2}
 """What a link to an implementing file adds to a related file's place in the band: a little,
@@ -68,13 +70,15 @@ LINK_NEED = {"defines": 0.9, "imported by": 0.5}
 when the name is telling: graph.TELLING); with its own evidence, ≥ 0.8 is needed context."""
 EXTRA_LINK = 0.1
 EXTRA_LINK_MAX = 0.2
-"""Each further link of the same kind (another name, another implementing file) adds this, up to the max."""
+"""Each further link of the same kind (another name, another implementing file) adds this, up
+to the max."""
 SECOND_HOP = 0.5
 """A link to a related file (the JWT helpers a token module imports) is worth this share."""
 OWN_SHARE = 1.0
 """A linked file's own evidence (its score over TARGET_SCORE) adds this share of the band."""
 CALLER_STRENGTH = 0.5
-"""Where in the indirect band a file that imports an implementing file, and says little else, lies."""
+"""Where in the indirect band a file that imports an implementing file, and says little else,
+lies."""
 SOURCES = 4
 """Implementing (then related) files whose imports and used names are followed, best first."""
 LINKED = 60
@@ -144,8 +148,8 @@ def _links(run: Run, evals: list[Evaluation], sources: list[Evaluation], uses: l
     return {p: [lk for lk in found if lk.other != p] for p, found in out.items() if found}
 
 
-def judge(ev: Evaluation, links: list[Link], strong: set[str] = frozenset(),
-          guess: bool = False) -> None:
+def judge(ev: Evaluation, links: list[Link],
+          strong: set[str] | frozenset[str] = frozenset(), guess: bool = False) -> None:
     """The best role the file's evidence and links earn, its relevance and its reason."""
     s = ev.score
     options: list[tuple[float, str, str]] = []  # (relevance, role, what the role says first)

@@ -33,7 +33,8 @@ KIND_PENALTY = {"source": 0.0, "config": -0.8, "tool": -0.8, "example": -1.6, "t
                 "doc": -1.1}
 VENDORED_RE = re.compile(
     r"(^|/)(_vendor|_vendored|vendored|third[_-]?party|3rdparty|_?externals?|extern)/"
-    r"|^(?!packages/)(?:[^/]+/)+packages/[^/]+/.+\.py$"  # requests/packages/urllib3/…, not a monorepo's packages/
+    # requests/packages/urllib3/…, not a monorepo's packages/
+    r"|^(?!packages/)(?:[^/]+/)+packages/[^/]+/.+\.py$"
 )
 """A vendored copy of another project is rarely what a task changes (its fixes go upstream)."""
 

@@ -140,7 +140,8 @@ def secret_target(root: Path, path: str | os.PathLike[str]) -> bool:
 
 
 def is_default_excluded(rel: str) -> bool:
-    """Tool folders, dependencies, build output, lock files, minified, generated and binary files."""
+    """Tool folders, dependencies, build output, lock files, minified, generated and binary
+    files."""
     folder, _, name = rel.rpartition("/")
     return _default_excluded(name, folder_flags(folder))
 
@@ -222,12 +223,14 @@ class Scope:
             return False
         return self.include is None or self.include.match_file(rel)
 
-    def files(self, with_secrets: bool = False) -> Iterator[WorkspaceFile]:
+    # C901: git's listing or the walk, then each file's checks (excluded, secret, link target,
+    # scope), cheapest first, in one generator over every file of the root.
+    def files(self, with_secrets: bool = False) -> Iterator[WorkspaceFile]:  # noqa: C901
         """Files in scope: git's tracked + untracked-not-ignored, else a gitignore-aware walk.
 
         `with_secrets`: secret files too, marked `secret` (the index counts them, reads none).
         """
-        rels = _git_files(self.root)
+        rels: Iterable[str] | None = _git_files(self.root)
         listed = rels is not None
         if rels is None:
             rels = _walk(self.root)  # it enters no symlinked folder: no folder check needed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import os
 import uuid
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
@@ -22,6 +23,15 @@ if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
+
+SLOW_STEP = float(os.environ.get("ITERATIVE_RETRIEVAL_LSP_SLOW", "0") or 0)
+"""Debugging aid: seconds to pause after each progress step of a retrieve or an index, to watch
+(or cancel) a retrieve, or talk to the server while it indexes. A cancelled retrieve stops
+pausing at once."""
+HOLD_TASKS_WITH = os.environ.get("ITERATIVE_RETRIEVAL_LSP_HOLD", "")
+"""Debugging aid: a retrieve whose task contains this text holds at its first progress step
+until it is cancelled, so that a client (a test) can cancel a request certainly in flight
+whatever the machine's speed."""
 
 WORK_DONE_TOKEN: contextvars.ContextVar[types.ProgressToken | None] = contextvars.ContextVar(
     "work_done_token", default=None
@@ -84,7 +94,7 @@ class WorkProgress:
         self._loop.call_soon_threadsafe(self._send_report, value)
 
     def _send_report(self, value: types.WorkDoneProgressReport) -> None:
-        if not self._ended:
+        if not self._ended and self.token is not None:
             self._ls.work_done_progress.report(self.token, value)
 
     def end(self, message: str) -> None:
