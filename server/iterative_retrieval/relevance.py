@@ -44,7 +44,7 @@ IRRELEVANT = Band("irrelevant", 0.0, 0.199)
 
 TARGET_SCORE = 0.5
 """Own-evidence score from which a file implements what the task names."""
-STRONG_SCORE = 0.85
+STRONG_SCORE = 0.9
 """…and from which it is a sure one: only its direct context reaches 0.7, the stop rule's mark
 (the context is enough when the implementing file is certain and what it needs is in hand)."""
 RELATED_SCORE = 0.1
