@@ -510,6 +510,15 @@ async function main() {
         await row(TASK).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 60000 });
         const marked = await descriptionOf(pinnedFile);
         if (!marked.startsWith('pinned · ')) throw new Error(`${pinnedFile}: ${marked}`);
+        // The pinned file in the editor: the palette offers Unpin for it (its `when` needs the
+        // file among the pinned paths the extension publishes as a context key).
+        await row(pinnedFile).click();
+        await page.locator('.tabs-container .tab.active', { hasText: pinnedFile }).waitFor({ timeout: 15000 });
+        await page.keyboard.press('F1');
+        await quickInput.waitFor({ state: 'visible', timeout: 15000 });
+        await page.keyboard.type('Iterative Retrieval: Unpin', { delay: 5 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Unpin This File' }).first().waitFor({ timeout: 10000 });
+        await page.keyboard.press('Escape');
         const other = 'Add a discount coupon to orders';
         await findContext(other);
         await row(other).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 60000 });

@@ -57,7 +57,7 @@ export const RESULTS_VIEW = 'iterativeRetrieval.results';
 export const ContextKeys = {
   hasResult: 'iterativeRetrieval.hasResult',
   running: 'iterativeRetrieval.running',
-  /** The `uri.path` of each pinned file, for `resourcePath in …` menus. */
+  /** The fsPath of each pinned file, for `resourcePath in …` menus. */
   pinnedPaths: 'iterativeRetrieval.pinnedPaths',
   /** True while anything is pinned or excluded. */
   hasPinsOrExcludes: 'iterativeRetrieval.hasPinsOrExcludes',

@@ -93,7 +93,7 @@ export class Controller {
 
   /** The context keys the pin menus read (call once at start-up, and after each change). */
   updatePinContext(): void {
-    const paths = this.pinned.map((u) => vscode.Uri.parse(u).path);
+    const paths = this.pinned.map((u) => vscode.Uri.parse(u).fsPath); // resourcePath is a file's fsPath
     void vscode.commands.executeCommand('setContext', ContextKeys.pinnedPaths, paths);
     void vscode.commands.executeCommand('setContext', ContextKeys.hasPinsOrExcludes, paths.length + this.excluded.length > 0);
   }
