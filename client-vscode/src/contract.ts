@@ -8,6 +8,9 @@
 
 export const SCHEMA_VERSION = "1.3";
 
+/** The most paths (or terms) one hint list of `retrieve` may hold. */
+export const MAX_HINT_PATHS = 200;
+
 /** One cycle of the loop. */
 export interface CycleTraceJson {
   /** 1-based cycle number. */

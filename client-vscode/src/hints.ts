@@ -5,11 +5,10 @@
  * shapes below.
  */
 
-import type { RetrieveParams, SelectionJson } from './contract';
+import { MAX_HINT_PATHS, type RetrieveParams, type SelectionJson } from './contract';
 import type { RetrievalResult } from './protocol';
 
-/** The most paths one list argument may hold (contract.py MAX_HINT_PATHS). */
-export const MAX_HINT_PATHS = 200;
+export { MAX_HINT_PATHS };
 
 /** A document as the editor state needs it: its URI and whether it is a workspace file. */
 export interface Doc {
