@@ -83,7 +83,10 @@ def test_lists_three_tools_with_their_schemas(mcp):
 
     rc = tools["retrieve_context"].input_schema
     per_request = {s.name: s for s in SETTINGS if s.per_request}
-    assert set(rc["properties"]) == {"task", "format", *per_request}
+    assert set(rc["properties"]) == {"task", "format", "pinned", "excluded", "seen",
+                                     *per_request}
+    assert rc["properties"]["pinned"]["anyOf"][0]["maxItems"] == 200
+    assert "always handed out" in rc["properties"]["pinned"]["description"]
     assert rc["required"] == ["task"]
     for name, s in per_request.items():  # the settings table's bounds and docs
         assert rc["properties"][name]["description"] == s.doc
@@ -189,6 +192,45 @@ def test_retrieve_context_reports_progress(mcp):
 def test_retrieve_context_bad_arguments_are_tool_errors(mcp, args, message):
     """Bad arguments come back as isError results whose text says what is wrong."""
     assert message in _error(mcp.call("retrieve_context", args))
+
+
+def test_pinned_excluded_and_seen_reach_the_engine(mcp, workspace):
+    """A pin is always handed out, marked; excluded and seen files are not (seen: the agent
+    read them already, so it gets what is new)."""
+    pins = ["src/utils/date.ts", str(workspace / "src/db/pool.ts")]
+    r = mcp.call("retrieve_context", {"task": TASK, "max_files": 3, "pinned": pins,
+                                      "excluded": ["src/auth/auth.ts"],
+                                      "seen": [(workspace / "src/auth/tokens.ts").as_uri()]})
+    assert not r.is_error, r.content
+    files = {f["path"]: f for f in r.structured_content["files"]}
+    assert {p for p, f in files.items() if f["pinned"]} == {"src/utils/date.ts", "src/db/pool.ts"}
+    assert "src/auth/auth.ts" not in files and "src/auth/tokens.ts" not in files
+    assert "`src/utils/date.ts`" in r.content[0].text and len(r.content) == 1
+
+
+def test_paths_outside_the_root_are_ignored_with_a_note(mcp, workspace):
+    """A pin outside the root (absolute, escaping with .., or through a symlink) is never read:
+    the answer comes, without it, and a note after the context says so."""
+    outside = workspace.parent.parent / "secret.ts"
+    pins = [str(outside), "../secret.ts", "escape/secret.ts", "src/nope.ts"]
+    r = mcp.call("retrieve_context", {"task": TASK, "pinned": pins})
+    assert not r.is_error, r.content
+    assert not any(f["pinned"] or "secret" in f["path"] for f in r.structured_content["files"])
+    assert "'outside'" not in str(r.structured_content)
+    note = r.content[-1].text
+    assert note.startswith("Note: ")
+    for pin in pins:
+        assert f"'pinned' {pin} " in note, note
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ({"pinned": "src/auth/auth.ts"}, "must be an array"),
+    ({"seen": [1]}, "item 0 must be a non-empty path"),
+    ({"excluded": ["x"] * 201}, "at most 200 items"),
+])
+def test_bad_file_lists_are_tool_errors(mcp, args, message):
+    """A malformed list is an error naming what is wrong, as the language server's."""
+    assert message in _error(mcp.call("retrieve_context", {"task": TASK, **args}))
 
 
 # -- explain_file ----------------------------------------------------------------------------

@@ -124,7 +124,8 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     """setup{} then :IRContext {task} fills the quickfix list (file, first region's line,
     relevance, band, reason) with the auth files and opens it; progress comes through vim.lsp's
     progress events to status(); :IRCopy a puts the Markdown context in register a;
-    :IRContextSelection takes the selected lines as the task."""
+    :IRContextSelection takes the selected lines as the task; each retrieve sends the current
+    buffer, the other listed buffers and the selected lines, which the reasons then name."""
     if nvim == "missing":
         find_nvim()
     out = tmp_path / "out.json"
@@ -153,8 +154,15 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     assert any(re.match(r"cycle \d+/\d+: ", m) for m in seen["progress"]), seen["progress"]
     assert seen["register"].startswith(f"## Context for: {TASK}")
     assert "`src/auth/tokens.ts`" in seen["register"]
-    assert seen["selection_title"] == "IRContext: Where are invoices computed?"
+    assert seen["selection_title"] == "IRContext: // Where are invoices computed?"
     assert seen["selection_qf"] >= 1
+    # the editor's files arrive: the current buffer, the other listed one, the selected lines
+    ws = workspace.resolve()
+    assert seen["hints"] == {"activeFile": (ws / "src/auth/auth.ts").as_uri(),
+                             "openFiles": [(ws / "src/auth/session-manager.ts").as_uri()]}
+    assert "the file in the editor's focus" in seen["reasons"]["src/auth/auth.ts"]
+    assert "open in the editor" in seen["reasons"]["src/auth/session-manager.ts"]
+    assert "selected lines 2-2 in the editor" in seen["selection_reasons"]["src/invoice-notes.ts"]
 
 
 def test_readme_lazy_spec_names_the_plugin_folder():

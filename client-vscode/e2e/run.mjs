@@ -5,7 +5,8 @@
 // Context for Task…" from the palette and its keybinding, checks the sidebar (file icons, rows,
 // one progress place), opens files and regions from the tree, saves the screenshot, kills the
 // server process and sees the extension restart it and say so, then (unless E2E_QUICK=1) opens the
-// walkthrough, excludes a file from the context menu, checks that server.pythonPath and
+// walkthrough, excludes a file from the context menu, pins one (it stays in another task's result
+// and across a reload of the window) and unpins it, checks that server.pythonPath and
 // server.command win over the bundled server, cancels a slow retrieval from the view's Cancel
 // action, and points the Python setting nowhere to see the one "no Python" message. Prints
 // "N passed, M failed" and exits non-zero on any failure.
@@ -228,7 +229,8 @@ async function main() {
           await page.waitForTimeout(1000);
         }
       }
-      await page.keyboard.press('Enter');
+      // The listed row itself, not the first: "Rerun" also matches "Pin This File and Rerun".
+      await item.click();
     }
 
     /**
@@ -272,7 +274,8 @@ async function main() {
       }
       await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find Context for Task' }).waitFor({ timeout: 30000 });
       await page.keyboard.type(task, { delay: 5 });
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: task }).first().waitFor({ timeout: 5000 });
+      // The typed task's own row ("find context"), not a recent task's that looks the same.
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: task }).filter({ hasText: 'find context' }).first().waitFor({ timeout: 5000 });
       await page.keyboard.press('Enter');
     }
 
@@ -486,6 +489,56 @@ async function main() {
         await palette('Iterative Retrieval: Explain This File for the Last Task');
         await toast(/src\/auth\/tokens\.ts — \d\.\d\d \(high\), rank \d+ of \d+/).waitFor({ timeout: 60000 });
         await palette('Notifications: Clear All Notifications');
+      });
+
+      /** Runs a row's context-menu item, pointing at it first as a hand does (see the exclude check). */
+      async function rowMenu(name, title) {
+        await row(name).click({ button: 'right' });
+        const item = page.locator('.context-view .action-label', { hasText: title });
+        await item.hover();
+        await page.waitForTimeout(300);
+        await item.click();
+      }
+      const descriptionOf = (name) => row(name).locator('.label-description').innerText();
+      let pinnedFile;
+
+      await check('the context menu\'s "Pin This File and Rerun" keeps the file in every result, marked pinned', async () => {
+        // The lowest-ranked file of the result: pinned, then a task about something else.
+        const shown = await labels();
+        pinnedFile = shown.slice(1, shown.indexOf('Trace')).filter((l) => !/^lines? \d/.test(l)).at(-1);
+        await rowMenu(pinnedFile, 'Pin This File and Rerun');
+        await row(TASK).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 60000 });
+        const marked = await descriptionOf(pinnedFile);
+        if (!marked.startsWith('pinned · ')) throw new Error(`${pinnedFile}: ${marked}`);
+        // The pinned file in the editor: the palette offers Unpin for it (its `when` needs the
+        // file among the pinned paths the extension publishes as a context key).
+        await row(pinnedFile).click();
+        await page.locator('.tabs-container .tab.active', { hasText: pinnedFile }).waitFor({ timeout: 15000 });
+        await page.keyboard.press('F1');
+        await quickInput.waitFor({ state: 'visible', timeout: 15000 });
+        await page.keyboard.type('Iterative Retrieval: Unpin', { delay: 5 });
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Unpin This File' }).first().waitFor({ timeout: 10000 });
+        await page.keyboard.press('Escape');
+        const other = 'Add a discount coupon to orders';
+        await findContext(other);
+        await row(other).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 60000 });
+        const still = await descriptionOf(pinnedFile);
+        log(`pinned ${pinnedFile}; for "${other}": ${JSON.stringify(await labels())}`);
+        if (!still.startsWith('pinned · ')) throw new Error(`${pinnedFile} for "${other}": ${still}`);
+      });
+
+      await check('the pin survives a reload of the window, and "Unpin This File" drops it', async () => {
+        await page.reload();
+        await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+        // the extension is back when its server reports the index in the status bar
+        await page.locator('.statusbar-item', { hasText: /\d+ files/ }).first().waitFor({ timeout: 60000 });
+        await findContext(TASK);
+        await row(TASK).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 90000 });
+        if (!(await descriptionOf(pinnedFile)).startsWith('pinned · ')) throw new Error(`${pinnedFile} not pinned after the reload`);
+        await rowMenu(pinnedFile, 'Unpin This File');
+        // the rerun's result: its summary, and no pin any more
+        await row(TASK).locator('.label-description', { hasText: /\d+ files? ·/, hasNotText: 'pinned' }).waitFor({ timeout: 60000 });
+        if ((await rows.locator('.label-description', { hasText: /^pinned · / }).count()) !== 0) throw new Error('a row is still marked pinned');
       });
 
       await check('the walkthrough opens with its steps', async () => {

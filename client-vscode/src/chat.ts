@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { type ChatTask, chatTask, followups, type Turn } from './chatTask';
 import { CHAT_PARTICIPANT_ID, Commands, LM_TOOL_NAME } from './constants';
 import type { Controller } from './controller';
+import { learnedTerms } from './hints';
 import type { RetrievalResult } from './protocol';
 import { formatRelevance, oneLine } from './render';
 import { Cancelled } from './server';
@@ -42,22 +43,32 @@ function turns(ctx: vscode.ChatContext): Turn[] {
     if ('prompt' in h) {
       return { kind: 'request', participant: h.participant, prompt: h.prompt, command: h.command };
     }
-    const task = (h.result?.metadata as { task?: unknown } | undefined)?.task;
-    return { kind: 'response', participant: h.participant, task: typeof task === 'string' ? task : undefined };
+    const md = (h.result?.metadata ?? {}) as { task?: unknown; learned?: unknown; pinned?: unknown };
+    return { kind: 'response', participant: h.participant, task: typeof md.task === 'string' ? md.task : undefined, learned: strings(md.learned), pinned: strings(md.pinned) };
   });
 }
 
-/** The workspace-relative paths of the files attached to the request (`#file`, drag and drop). */
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** The files attached to the request (`#file`, drag and drop), as URIs: pinned for it. */
 function attachedFiles(request: vscode.ChatRequest): string[] {
   const out: string[] = [];
   for (const ref of request.references) {
     const v = ref.value;
     const uri = v instanceof vscode.Uri ? v : v instanceof vscode.Location ? v.uri : undefined;
     if (uri?.scheme === 'file') {
-      out.push(vscode.workspace.asRelativePath(uri, false));
+      out.push(uri.toString());
     }
   }
   return out;
+}
+
+/** The pins the result does not hold (outside the workspace folders), as paths to show. */
+function missedPins(pinned: readonly string[], result: RetrievalResult): string[] {
+  const have = new Set(result.files.filter((f) => f.uri).map((f) => vscode.Uri.parse(f.uri as string).toString()));
+  return pinned.filter((p) => !have.has(vscode.Uri.parse(p).toString())).map((p) => vscode.workspace.asRelativePath(vscode.Uri.parse(p), false));
 }
 
 function registerParticipant(controller: Controller): vscode.Disposable | undefined {
@@ -74,7 +85,7 @@ function registerParticipant(controller: Controller): vscode.Disposable | undefi
     stream.progress(chat.followUp ? 'Refining the last task…' : 'Finding the files and code regions this task needs…');
     let result: RetrievalResult;
     try {
-      result = await controller.retrieve(task, {}, token);
+      result = await controller.retrieve(task, { pinned: chat.pinned, followUp: chat.followUp ? chat.learned : undefined }, token);
     } catch (err) {
       if (err instanceof Cancelled) {
         return {};
@@ -93,12 +104,11 @@ function registerParticipant(controller: Controller): vscode.Disposable | undefi
     }
     stream.markdown(summary(controller, result));
     stream.button({ command: Commands.findContext, title: 'Show in Sidebar', arguments: [task] });
-    const metadata = { task: chat.base, files: result.files.map((f) => f.path), pinned: chat.pinned };
-    if (chat.pinned.length) {
-      const missed = chat.pinned.filter((p) => !metadata.files.includes(p));
-      if (missed.length) {
-        stream.markdown(`\n\nAttached but not ranked for this task: ${missed.map((p) => `\`${p}\``).join(', ')}.\n`);
-      }
+    // what a follow-up in this chat builds on (chatTask.ts lastRun)
+    const metadata = { task, files: result.files.map((f) => f.path), pinned: chat.pinned, learned: learnedTerms(result) };
+    const missed = missedPins(chat.pinned, result);
+    if (missed.length) {
+      stream.markdown(`\n\nAttached but outside the workspace folders, so not read: ${missed.map((p) => `\`${p}\``).join(', ')}.\n`);
     }
     if (request.command === 'files' || !result.files.length || !request.model) {
       return { metadata };

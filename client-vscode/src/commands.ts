@@ -102,5 +102,8 @@ export function registerCommands(
   reg(Commands.openItem, async (node?: Node) => controller.open(node ?? (await selectedRow(selected))));
   reg(Commands.copyPath, (node: Node) => controller.copyPath(node));
   reg(Commands.copyRegion, (node: Node) => controller.copyRegion(node));
-  reg(Commands.excludeAndRerun, (node: Node) => controller.excludeAndRerun(node));
+  reg(Commands.excludeAndRerun, (target?: vscode.Uri | Node) => controller.excludeAndRerun(target));
+  reg(Commands.pinAndRerun, (target?: vscode.Uri | Node) => controller.pinAndRerun(target));
+  reg(Commands.unpin, (target?: vscode.Uri | Node) => controller.unpin(target));
+  reg(Commands.forgetPins, () => controller.forgetPins());
 }

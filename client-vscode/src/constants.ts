@@ -32,6 +32,9 @@ export const Commands = {
   copyPath: 'iterativeRetrieval.copyPath',
   copyRegion: 'iterativeRetrieval.copyRegion',
   excludeAndRerun: 'iterativeRetrieval.excludeAndRerun',
+  pinAndRerun: 'iterativeRetrieval.pinAndRerun',
+  unpin: 'iterativeRetrieval.unpin',
+  forgetPins: 'iterativeRetrieval.forgetPinsAndExcludes',
 } as const;
 
 /**
@@ -54,12 +57,18 @@ export const RESULTS_VIEW = 'iterativeRetrieval.results';
 export const ContextKeys = {
   hasResult: 'iterativeRetrieval.hasResult',
   running: 'iterativeRetrieval.running',
+  /** The fsPath of each pinned file, for `resourcePath in …` menus. */
+  pinnedPaths: 'iterativeRetrieval.pinnedPaths',
+  /** True while anything is pinned or excluded. */
+  hasPinsOrExcludes: 'iterativeRetrieval.hasPinsOrExcludes',
 } as const;
 
 /** Tree item `contextValue`s, matched by the view/item/context menus. */
 export const ItemContext = {
   task: 'task',
   file: 'file',
+  /** A file the user pinned (its menu offers Unpin instead of Pin). */
+  pinnedFile: 'pinnedFile',
   region: 'region',
   trace: 'trace',
   cycle: 'cycle',
@@ -73,3 +82,6 @@ export const MCP_PROVIDER_ID = 'iterativeRetrieval.mcp';
 
 /** Memento key of the recent tasks. */
 export const RECENT_TASKS_KEY = 'iterativeRetrieval.recentTasks';
+/** Memento keys of the files pinned and excluded in this workspace (URIs). */
+export const PINNED_KEY = 'iterativeRetrieval.pinned';
+export const EXCLUDED_KEY = 'iterativeRetrieval.excluded';

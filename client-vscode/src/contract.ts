@@ -8,6 +8,9 @@
 
 export const SCHEMA_VERSION = "1.3";
 
+/** The most paths (or terms) one hint list of `retrieve` may hold. */
+export const MAX_HINT_PATHS = 200;
+
 /** One cycle of the loop. */
 export interface CycleTraceJson {
   /** 1-based cycle number. */
@@ -188,6 +191,20 @@ export interface RenderParams {
   includeTests?: boolean | null;
   /** Search only this workspace folder, or a folder inside one: an absolute path or a `file://` URI; `include`/`exclude` globs are then relative to it. */
   root?: string | null;
+  /** Files always handed out, marked `pinned`, with their own relevance: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  pinned?: string[] | null;
+  /** Files never searched nor handed out: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  excluded?: string[] | null;
+  /** Files the caller has read already: not handed out again, but still evidence for the others (hand out what is new): relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  seen?: string[] | null;
+  /** The file in the editor's focus: evidence with its own reason, never a guaranteed place: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  activeFile?: string | null;
+  /** The lines selected in `activeFile` (1-based, inclusive): stronger evidence than the file alone. Ignored without `activeFile`. */
+  selection?: SelectionJson | null;
+  /** The files open in the editor (visible editors, open tabs): evidence with their own reason, never a guaranteed place: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  openFiles?: string[] | null;
+  /** This task follows up a previous run: its learned terms (the union of its `trace[].learned`), searched from the first cycle. */
+  followUp?: string[] | null;
   /** The task in plain words: a request, an issue, a stack trace (at most 200000 characters). */
   task?: string;
   /** A result that `iterativeRetrieval.retrieve` returned earlier (nothing is searched). */
@@ -235,6 +252,20 @@ export interface RetrieveParams {
   includeTests?: boolean | null;
   /** Search only this workspace folder, or a folder inside one: an absolute path or a `file://` URI; `include`/`exclude` globs are then relative to it. */
   root?: string | null;
+  /** Files always handed out, marked `pinned`, with their own relevance: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  pinned?: string[] | null;
+  /** Files never searched nor handed out: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  excluded?: string[] | null;
+  /** Files the caller has read already: not handed out again, but still evidence for the others (hand out what is new): relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  seen?: string[] | null;
+  /** The file in the editor's focus: evidence with its own reason, never a guaranteed place: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  activeFile?: string | null;
+  /** The lines selected in `activeFile` (1-based, inclusive): stronger evidence than the file alone. Ignored without `activeFile`. */
+  selection?: SelectionJson | null;
+  /** The files open in the editor (visible editors, open tabs): evidence with their own reason, never a guaranteed place: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
+  openFiles?: string[] | null;
+  /** This task follows up a previous run: its learned terms (the union of its `trace[].learned`), searched from the first cycle. */
+  followUp?: string[] | null;
   /** The task in plain words: a request, an issue, a stack trace (at most 200000 characters). */
   task: string;
 }
@@ -251,6 +282,14 @@ export interface RootStatusJson {
   skipped: Record<string, number>;
   open_buffers: number;
   last_refresh: RefreshJson | null;
+}
+
+/** Lines selected in the editor, 1-based and inclusive. */
+export interface SelectionJson {
+  /** 1-based first line. */
+  start_line: number;
+  /** 1-based last line, inclusive. */
+  end_line: number;
 }
 
 /** The settings in force, by their configuration keys (config.SETTINGS). */

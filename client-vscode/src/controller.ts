@@ -1,16 +1,19 @@
 /**
  * What the commands do: run a retrieval for a task (with progress and cancellation), keep the
- * last result and the user's extra excludes, and act on result rows (open, copy, exclude).
+ * last result and the files the user pinned and excluded in this workspace, and act on result
+ * rows (open, copy, pin, exclude).
  */
 
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { EXTENSION_NAME, RECENT_TASKS_KEY, RESULTS_VIEW, ServerCommands } from './constants';
+import { ContextKeys, EXCLUDED_KEY, EXTENSION_NAME, PINNED_KEY, RECENT_TASKS_KEY, RESULTS_VIEW, ServerCommands } from './constants';
+import { currentEditorHints, inWorkspace } from './editorState';
+import { added, removed, steeringArgs } from './hints';
 import { resolveResultPath } from './paths';
 import type { ProgressRouter } from './progress';
 import { type IndexStatus, isRetrievalResult, normalizeResult, parseStatus, type RetrieveArgs, type RetrievalResult } from './protocol';
 import type { ExplanationJson, RenderAnswer } from './contract';
-import { renderRegion } from './render';
+import { oneLine, renderRegion } from './render';
 import type { ResultsProvider } from './resultsView';
 import { Cancelled, type ServerManager, ServerUnavailable } from './server';
 import { getSettings } from './settings';
@@ -29,8 +32,12 @@ const FORMAT_HINTS: Record<ContextFormat, string> = {
 };
 
 export interface RunOptions {
-  /** Extra files or globs to exclude (on top of the settings). */
+  /** Extra globs to exclude (on top of the settings). */
   exclude?: string[];
+  /** Files pinned for this run only (URIs), on top of the workspace's pins. */
+  pinned?: string[];
+  /** The previous run's learned terms, when this task follows it up. */
+  followUp?: string[];
   maxCycles?: number;
   include?: string[];
   /** Show the result in the sidebar (false for chat and tool calls). */
@@ -41,7 +48,6 @@ export interface RunOptions {
 
 export class Controller {
   private lastTask: string | undefined;
-  private excluded: string[] = [];
   private runId = 0;
 
   constructor(
@@ -69,23 +75,58 @@ export class Controller {
     return this.lastTask;
   }
 
+  /** The files pinned in this workspace (URIs): sent as `pinned` with every retrieve. */
+  get pinned(): string[] {
+    return this.context.workspaceState.get<string[]>(PINNED_KEY, []);
+  }
+
+  /** The files excluded in this workspace (URIs): sent as `excluded` with every retrieve. */
+  get excluded(): string[] {
+    return this.context.workspaceState.get<string[]>(EXCLUDED_KEY, []);
+  }
+
+  private async keep(pinned: string[], excluded: string[]): Promise<void> {
+    await this.context.workspaceState.update(PINNED_KEY, pinned);
+    await this.context.workspaceState.update(EXCLUDED_KEY, excluded);
+    this.updatePinContext();
+  }
+
+  /** The context keys the pin menus read (call once at start-up, and after each change). */
+  updatePinContext(): void {
+    const paths = this.pinned.map((u) => vscode.Uri.parse(u).fsPath); // resourcePath is a file's fsPath
+    void vscode.commands.executeCommand('setContext', ContextKeys.pinnedPaths, paths);
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasPinsOrExcludes, paths.length + this.excluded.length > 0);
+  }
+
+  /** A list of URIs as workspace-relative paths, for the view. */
+  private relative(uris: string[]): string[] {
+    return uris.map((u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u), false));
+  }
+
   /** The retrieve arguments for a task, from the settings and the run's options. */
   private args(task: string, opts: RunOptions): RetrieveArgs {
     const s = getSettings();
     // The server adds `exclude` to the configured excludes and lets `include` replace the
     // configured includes; cycles and budget go along so a run never depends on config timing.
+    // The editor's state, the workspace's pins and excludes go with every run (docs/lsp.md).
     return {
       task,
       maxCycles: opts.maxCycles ?? s.maxCycles,
       budget: s.budget,
       ...(opts.exclude?.length ? { exclude: opts.exclude } : {}),
       ...(opts.include?.length ? { include: opts.include } : {}),
+      ...steeringArgs({ pinned: this.pinned, excluded: this.excluded, extraPins: opts.pinned, followUp: opts.followUp }),
+      ...currentEditorHints(),
     };
   }
 
   /** Sends one retrieve request and checks the answer's shape. */
   async retrieve(task: string, opts: RunOptions, token?: vscode.CancellationToken, workDoneToken?: string): Promise<RetrievalResult> {
-    const answer = await this.server.execute<unknown>(ServerCommands.retrieve, this.args(task, opts), token, workDoneToken);
+    const args = this.args(task, opts);
+    const { task: _task, ...rest } = args;
+    // what was sent besides the task, for Show Output (the open files only counted)
+    this.server.output.info(`retrieve ${JSON.stringify(oneLine(task, 60))} with ${JSON.stringify({ ...rest, openFiles: rest.openFiles?.length })}`);
+    const answer = await this.server.execute<unknown>(ServerCommands.retrieve, args, token, workDoneToken);
     if (!isRetrievalResult(answer)) {
       throw new Error(`unexpected answer from the server: ${JSON.stringify(answer)?.slice(0, 200)}`);
     }
@@ -101,7 +142,6 @@ export class Controller {
     const id = ++this.runId;
     const previous = this.view.state;
     this.lastTask = task;
-    this.excluded = opts.exclude ?? [];
     void this.remember(task);
     this.view.setState({ kind: 'running', task });
     void vscode.commands.executeCommand(`${RESULTS_VIEW}.focus`);
@@ -119,7 +159,7 @@ export class Controller {
         },
       );
       if (id === this.runId) {
-        this.view.setState({ kind: 'done', result, excluded: this.excluded });
+        this.view.setState({ kind: 'done', result, excluded: this.relative(this.excluded), pinned: this.relative(this.pinned) });
       }
       return result;
     } catch (err) {
@@ -146,7 +186,7 @@ export class Controller {
   }
 
   rerun(): Promise<RetrievalResult | undefined> | undefined {
-    return this.lastTask ? this.run(this.lastTask, { exclude: this.excluded }) : undefined;
+    return this.lastTask ? this.run(this.lastTask) : undefined;
   }
 
   /** Cancels the retrieval under way; the view goes back to the result before it. */
@@ -157,16 +197,59 @@ export class Controller {
   clear(): void {
     this.runId++;
     this.lastTask = undefined;
-    this.excluded = [];
     this.view.setState({ kind: 'empty' });
   }
 
-  async excludeAndRerun(node: Node | undefined): Promise<void> {
-    if (!node?.file || !this.lastTask) {
-      return;
+  /** The workspace file a row, an Explorer item or (with neither) the active editor stands for. */
+  private fileOf(target: vscode.Uri | Node | undefined): vscode.Uri | undefined {
+    const uri = target instanceof vscode.Uri ? target : target?.file ? this.uriOf(target.file.path, target.file.root, target.file.uri) : target === undefined ? vscode.window.activeTextEditor?.document.uri : undefined;
+    if (!uri || !inWorkspace(uri)) {
+      void vscode.window.showInformationMessage(`${EXTENSION_NAME}: pick a file of the workspace folders.`);
+      return undefined;
     }
-    const path = node.file.path;
-    await this.run(this.lastTask, { exclude: [...this.excluded.filter((e) => e !== path), path] });
+    return uri;
+  }
+
+  /** Reruns the last task after a change of pins or excludes; without one, says what changed. */
+  private async afterSteering(message: string): Promise<void> {
+    if (this.lastTask) {
+      await this.run(this.lastTask);
+    } else {
+      void vscode.window.setStatusBarMessage(`${EXTENSION_NAME}: ${message}`, 4000);
+    }
+  }
+
+  async excludeAndRerun(target: vscode.Uri | Node | undefined): Promise<void> {
+    const uri = this.fileOf(target);
+    if (uri) {
+      const key = uri.toString();
+      await this.keep(removed(this.pinned, key), added(this.excluded, key));
+      await this.afterSteering(`${vscode.workspace.asRelativePath(uri, false)} is excluded from every retrieval in this workspace`);
+    }
+  }
+
+  /** Pins a file: it is handed out by every retrieval in this workspace, marked pinned. */
+  async pinAndRerun(target: vscode.Uri | Node | undefined): Promise<void> {
+    const uri = this.fileOf(target);
+    if (uri) {
+      const key = uri.toString();
+      await this.keep(added(this.pinned, key), removed(this.excluded, key));
+      await this.afterSteering(`${vscode.workspace.asRelativePath(uri, false)} is pinned: it is in every retrieval in this workspace`);
+    }
+  }
+
+  async unpin(target: vscode.Uri | Node | undefined): Promise<void> {
+    const uri = this.fileOf(target);
+    if (uri) {
+      await this.keep(removed(this.pinned, uri.toString()), this.excluded);
+      await this.afterSteering(`${vscode.workspace.asRelativePath(uri, false)} is no longer pinned`);
+    }
+  }
+
+  /** Forgets every pin and exclude of this workspace. */
+  async forgetPins(): Promise<void> {
+    await this.keep([], []);
+    await this.afterSteering('no file is pinned or excluded any more');
   }
 
   /** A result rendered by the server (`renderContext`, render.py): the one renderer. */

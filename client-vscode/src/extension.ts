@@ -32,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(output, statusBar, manager, view, tree, { dispose: () => router.dispose() });
 
   registerCommands(context, controller, manager, () => tree.selection[0]);
+  controller.updatePinContext();
   registerChat(context, controller, output);
   registerMcp(context, output);
 

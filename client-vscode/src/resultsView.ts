@@ -71,7 +71,8 @@ export class ResultsProvider implements vscode.TreeDataProvider<Node> {
       md.supportThemeIcons = false;
       item.tooltip = md;
     }
-    const uri = node.contextValue === ItemContext.file && node.target ? fileUri(node.target) : undefined;
+    const isFile = node.contextValue === ItemContext.file || node.contextValue === ItemContext.pinnedFile;
+    const uri = isFile && node.target ? fileUri(node.target) : undefined;
     if (uri) {
       // A file row is the file: its file-type icon, and the SCM and problem decorations of the
       // Explorer. The relevance stays in the description (number and bar) and the tooltip.

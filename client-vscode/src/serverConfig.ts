@@ -21,6 +21,8 @@ export interface ExtensionSettings {
   includeTests: IncludeTests;
   cacheDir: string;
   redactSecrets: boolean;
+  gitSignals: boolean;
+  editorSignals: boolean;
   historySize: number;
   mcpEnabled: boolean;
 }
@@ -41,6 +43,8 @@ export const DEFAULTS: ExtensionSettings = {
   includeTests: 'auto',
   cacheDir: '',
   redactSecrets: S.redactSecrets.default,
+  gitSignals: S.gitSignals.default,
+  editorSignals: S.editorSignals.default,
   historySize: 10,
   mcpEnabled: true,
 };
@@ -70,6 +74,8 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     includeTests: tests === 'always' || tests === 'never' ? tests : 'auto',
     cacheDir: typeof get('cacheDir') === 'string' ? (get('cacheDir') as string).trim() : '',
     redactSecrets: get('redactSecrets') !== false,
+    gitSignals: get('gitSignals') !== false,
+    editorSignals: get('editorSignals') !== false,
     historySize: intIn(get('history.size'), 0, 50, DEFAULTS.historySize),
     mcpEnabled: get('mcp.enabled') !== false,
   };
@@ -86,6 +92,8 @@ export function toServerConfig(s: ExtensionSettings): ServerConfig {
     includeTests: s.includeTests === 'auto' ? null : s.includeTests === 'always',
     cacheDir: s.cacheDir || null,
     redactSecrets: s.redactSecrets,
+    gitSignals: s.gitSignals,
+    editorSignals: s.editorSignals,
   };
 }
 

@@ -60,7 +60,7 @@ export interface Node {
 export type ViewState =
   | { kind: 'empty' }
   | { kind: 'running'; task: string; message?: string; previous?: RetrievalResult }
-  | { kind: 'done'; result: RetrievalResult; excluded: string[] }
+  | { kind: 'done'; result: RetrievalResult; excluded: string[]; pinned?: string[] }
   | { kind: 'error'; task: string; message: string };
 
 /** Band → codicon and chart colour: a filled circle for high, emptier ones below. */
@@ -136,12 +136,13 @@ export function fileNode(file: FileResult, rank: number): Node {
   const key = `file:${file.root ?? ''}:${file.path}`;
   const dir = dirname(file.path);
   const first = file.regions[0];
+  const pin = file.pinned ? 'pinned · ' : '';
   return {
     id: key,
-    contextValue: ItemContext.file,
+    contextValue: file.pinned ? ItemContext.pinnedFile : ItemContext.file,
     label: basename(file.path),
-    description: `${formatRelevance(file.relevance)} ${relevanceBar(file.relevance)}  ${dir ? dir + ' · ' : ''}${oneLine(plainText(file.reason), 160)}`,
-    tooltip: `#${rank} · ` + fileTooltip(file),
+    description: `${pin}${formatRelevance(file.relevance)} ${relevanceBar(file.relevance)}  ${dir ? dir + ' · ' : ''}${oneLine(plainText(file.reason), 160)}`,
+    tooltip: `#${rank} · ${file.pinned ? 'pinned by you (always in the context) · ' : ''}` + fileTooltip(file),
     icon: bandIcon(file.band),
     collapse: file.regions.length ? 'collapsed' : 'none',
     target: { path: file.path, root: file.root, uri: file.uri, startLine: first?.start_line, endLine: first?.start_line },
@@ -195,8 +196,13 @@ export function buildTree(state: ViewState): Node[] {
       ];
     case 'done': {
       const r = state.result;
-      const extra = state.excluded.length ? `Excluded by you: ${state.excluded.map((e) => `\`${e}\``).join(', ')}` : '';
-      const rows: Node[] = [taskNode(r.task, resultSummary(r) + (state.excluded.length ? ` · ${state.excluded.length} excluded` : ''), { id: 'search' }, extra)];
+      const pinned = state.pinned ?? [];
+      const extra = [
+        pinned.length ? `Pinned by you: ${pinned.map((e) => `\`${e}\``).join(', ')}` : '',
+        state.excluded.length ? `Excluded by you: ${state.excluded.map((e) => `\`${e}\``).join(', ')}` : '',
+      ].filter(Boolean).join('\n\n');
+      const counts = (pinned.length ? ` · ${pinned.length} pinned` : '') + (state.excluded.length ? ` · ${state.excluded.length} excluded` : '');
+      const rows: Node[] = [taskNode(r.task, resultSummary(r) + counts, { id: 'search' }, extra)];
       if (!r.files.length) {
         rows.push(message('none', 'No relevant files found', 'info', 'Try other words, fewer excludes, or Reindex.'));
       }

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chatTask, followups, lastTask, type Turn } from '../src/chatTask';
+import { chatTask, followups, lastRun, lastTask, type Turn } from '../src/chatTask';
 
 const ME = 'iterativeRetrieval.context';
 const answered = (task: string, participant = ME): Turn[] => [
@@ -11,25 +11,36 @@ const answered = (task: string, participant = ME): Turn[] => [
 ];
 
 test('a first prompt is the task', () => {
-  assert.deepEqual(chatTask(' fix the token expiry bug ', [], ME, []), { task: 'fix the token expiry bug', base: 'fix the token expiry bug', pinned: [], followUp: false });
+  assert.deepEqual(chatTask(' fix the token expiry bug ', [], ME, []), { task: 'fix the token expiry bug', pinned: [], learned: [], followUp: false });
   assert.equal(chatTask('  ', [], ME, []), undefined);
 });
 
-test('a follow-up refines the last task this participant answered; an empty prompt repeats it', () => {
-  const history = [...answered('fix the token expiry bug'), ...answered('unrelated', 'other.participant')];
+test('a follow-up refines the last run this participant answered: its task, learned terms and pins', () => {
+  const history: Turn[] = [
+    { kind: 'request', participant: ME, prompt: 'fix the token expiry bug' },
+    { kind: 'response', participant: ME, task: 'fix the token expiry bug', learned: ['jwt', 'session'], pinned: ['file:///ws/src/a.ts'] },
+    ...answered('unrelated', 'other.participant'),
+  ];
   assert.equal(lastTask(history, ME), 'fix the token expiry bug');
-  const t = chatTask('the refresh path too', history, ME, []);
-  assert.equal(t?.task, 'fix the token expiry bug\n\nFollow-up: the refresh path too');
-  assert.equal(t?.followUp, true);
-  assert.equal(chatTask('', history, ME, [])?.task, 'fix the token expiry bug');
+  assert.deepEqual(lastRun(history, ME), { task: 'fix the token expiry bug', learned: ['jwt', 'session'], pinned: ['file:///ws/src/a.ts'] });
+  const t = chatTask('the refresh path too', history, ME, ['file:///ws/src/b.ts']);
+  assert.deepEqual(t, {
+    task: 'fix the token expiry bug\n\nFollow-up: the refresh path too',
+    pinned: ['file:///ws/src/a.ts', 'file:///ws/src/b.ts'],
+    learned: ['jwt', 'session'],
+    followUp: true,
+  });
+  // an empty prompt repeats the last run with its pins, and learns afresh
+  assert.deepEqual(chatTask('', history, ME, []), { task: 'fix the token expiry bug', pinned: ['file:///ws/src/a.ts'], learned: [], followUp: false });
+  // an answer of an older client, without the new metadata
+  assert.deepEqual(chatTask('more', answered('old task'), ME, [])?.learned, []);
 });
 
-test('attached files are pinned by name in the task, once each', () => {
-  const t = chatTask('why do sessions expire early', [], ME, ['src/auth/session-manager.ts', 'src/auth/session-manager.ts', 'src/auth/tokens.ts']);
-  assert.equal(t?.task, 'why do sessions expire early\n\nFiles: src/auth/session-manager.ts, src/auth/tokens.ts');
-  assert.equal(t?.base, 'why do sessions expire early');
-  assert.deepEqual(t?.pinned, ['src/auth/session-manager.ts', 'src/auth/tokens.ts']);
-  assert.equal(chatTask('', [], ME, ['a.ts'])?.task, 'Explain these files\n\nFiles: a.ts');
+test('attached files are pinned for the request, once each', () => {
+  const t = chatTask('why do sessions expire early', [], ME, ['file:///ws/src/auth/session-manager.ts', 'file:///ws/src/auth/session-manager.ts', 'file:///ws/src/auth/tokens.ts']);
+  assert.equal(t?.task, 'why do sessions expire early');
+  assert.deepEqual(t?.pinned, ['file:///ws/src/auth/session-manager.ts', 'file:///ws/src/auth/tokens.ts']);
+  assert.deepEqual(chatTask('', [], ME, ['file:///ws/a.ts']), { task: 'Explain these files', pinned: ['file:///ws/a.ts'], learned: [], followUp: false });
 });
 
 test('follow-ups: the files only, and the top file', () => {

@@ -96,6 +96,18 @@ test('a result without files says so, and the user\'s excludes show on the task 
   assert.match(rows[0].tooltip ?? '', /Excluded by you: `src\/auth\/tokens\.ts`/);
 });
 
+test('a pinned file is marked on its row, offers Unpin, and the task row counts the pins', () => {
+  const files = result.files.map((f, i) => ({ ...f, pinned: i === 4 }));
+  const rows = buildTree({ kind: 'done', result: { ...result, files }, excluded: [], pinned: ['src/index.ts'] });
+  const pinned = rows[5];
+  assert.equal(pinned.contextValue, 'pinnedFile');
+  assert.ok(pinned.description?.startsWith('pinned · '), pinned.description);
+  assert.match(pinned.tooltip ?? '', /pinned by you/);
+  assert.ok(rows.slice(1, 5).every((r) => r.contextValue === 'file' && !r.description?.startsWith('pinned')));
+  assert.match(rows[0].description ?? '', /· 1 pinned$/);
+  assert.match(rows[0].tooltip ?? '', /Pinned by you: `src\/index\.ts`/);
+});
+
 test('running and error states show the task with a spinner or the error', () => {
   const running = buildTree({ kind: 'running', task: 'Fix it', message: 'cycle 2/3: evaluating 41 candidates' });
   assert.equal(running.length, 1);
@@ -143,7 +155,7 @@ test('the index status is read from the status answer (contract StatusJson)', ()
       { root: '/b', index: '/c/b.sqlite3', index_problem: null, files: 5, skipped: {}, open_buffers: 0, last_refresh: { files: 5, indexed: 5, unchanged: 0, removed: 0, skipped: {}, seconds: 0.01 } },
     ],
     watching_files: true,
-    settings: { maxCycles: 3, budget: 8000, maxFiles: 15, include: [], exclude: [], includeTests: null, cacheDir: null, redactSecrets: true },
+    settings: { maxCycles: 3, budget: 8000, maxFiles: 15, include: [], exclude: [], includeTests: null, cacheDir: null, redactSecrets: true, gitSignals: true, editorSignals: true },
   };
   assert.deepEqual(
     (({ state, files, roots, version, error }) => ({ state, files, roots, version, error }))(parseStatus(answer)),

@@ -134,6 +134,151 @@ class RootCheck:
 
 ROOT = RootCheck()
 
+MAX_HINT_PATHS = 200
+"""Paths one `pinned`, `excluded`, `seen` or `openFiles` list may hold (and terms one
+`followUp`): an editor's open tabs fit; a whole tree sent by mistake does not."""
+MAX_PATH_CHARS = 4096
+MAX_TERM_CHARS = 100
+
+
+def hint_path(value: Any) -> str:
+    """A hint's path as the caller wrote it (stripped): relative to a root, absolute, or a
+    `file://` URI. BadValue for what is no path at all; where it points is settled later
+    (hintargs.py), as a path outside the workspace is ignored, not refused."""
+    if not isinstance(value, str) or not value.strip():
+        raise BadValue(f"must be a non-empty path or file:// URI, got {describe(value)}")
+    if "\0" in value:
+        raise BadValue("must not contain a NUL character")
+    if len(value) > MAX_PATH_CHARS:
+        raise BadValue(f"is too long ({len(value)} characters; at most {MAX_PATH_CHARS})")
+    return value.strip()
+
+
+def hint_term(value: Any) -> str:
+    """A follow-up term: a word or identifier the previous run learned."""
+    if not isinstance(value, str) or not value.strip():
+        raise BadValue(f"must be a non-empty string, got {describe(value)}")
+    if len(value) > MAX_TERM_CHARS:
+        raise BadValue(f"is too long ({len(value)} characters; at most {MAX_TERM_CHARS})")
+    return value.strip()
+
+
+class ItemsCheck:
+    """`Annotated` metadata of a list argument of strings (paths or terms): an array of at most
+    MAX_HINT_PATHS items, each checked by `item`; the value becomes a tuple (null: none)."""
+
+    def __init__(self, item: Any, doc: str, items_schema: dict[str, Any]):
+        self.item, self.doc, self.items_schema = item, doc, items_schema
+
+    def check(self, value: Any) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        if not isinstance(value, (list, tuple)):
+            raise BadValue(f"must be an array, got {describe(value)}")
+        if len(value) > MAX_HINT_PATHS:
+            raise BadValue(f"must have at most {MAX_HINT_PATHS} items, got {len(value)}")
+        out: list[str] = []
+        for i, v in enumerate(value):
+            try:
+                out.append(self.item(v))
+            except BadValue as exc:
+                raise BadValue(f"item {i} {exc}") from None
+        return tuple(dict.fromkeys(out))
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_plain_validator_function(
+            self.check, json_schema_input_schema=core_schema.any_schema())
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [{"type": "array", "items": self.items_schema,
+                           "maxItems": MAX_HINT_PATHS}, {"type": "null"}],
+                "description": self.doc}
+
+
+_PATH_ITEM = {"type": "string", "minLength": 1, "maxLength": MAX_PATH_CHARS}
+_WHERE = ("relative to a workspace folder, absolute inside one, or a `file://` URI; a path "
+          "outside every folder is ignored (with a note), never read")
+PINNED = ItemsCheck(hint_path, "Files always handed out, marked `pinned`, with their own "
+                    f"relevance: {_WHERE}.", _PATH_ITEM)
+EXCLUDED = ItemsCheck(hint_path, f"Files never searched nor handed out: {_WHERE}.", _PATH_ITEM)
+SEEN = ItemsCheck(hint_path, "Files the caller has read already: not handed out again, but "
+                  f"still evidence for the others (hand out what is new): {_WHERE}.", _PATH_ITEM)
+OPEN_FILES = ItemsCheck(hint_path, "The files open in the editor (visible editors, open tabs): "
+                        f"evidence with their own reason, never a guaranteed place: {_WHERE}.",
+                        _PATH_ITEM)
+FOLLOW_UP = ItemsCheck(hint_term, "This task follows up a previous run: its learned terms "
+                       "(the union of its `trace[].learned`), searched from the first cycle.",
+                       {"type": "string", "minLength": 1, "maxLength": MAX_TERM_CHARS})
+
+
+class PathCheck:
+    """`Annotated` metadata of a single path argument (`activeFile`), as hint_path checks it."""
+
+    def __init__(self, doc: str):
+        self.doc = doc
+
+    def check(self, value: Any) -> str | None:
+        return None if value is None else hint_path(value)
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_plain_validator_function(
+            self.check, json_schema_input_schema=core_schema.any_schema())
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"anyOf": [_PATH_ITEM, {"type": "null"}], "description": self.doc}
+
+
+ACTIVE_FILE = PathCheck("The file in the editor's focus: evidence with its own reason, never a "
+                        f"guaranteed place: {_WHERE}.")
+
+
+class LineCheck:
+    """`Annotated` metadata of a 1-based line number: an integer of at least 1."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        def check(value: int) -> int:
+            if value < 1:
+                raise BadValue(f"must be a line number from 1, got {value}")
+            return value
+
+        return core_schema.no_info_after_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {**handler(schema), "minimum": 1}
+
+
+LINE = LineCheck()
+
+
+class SelectionCheck:
+    """`Annotated` metadata of a selection: its last line is not before its first."""
+
+    doc = ("The lines selected in `activeFile` (1-based, inclusive): stronger evidence than "
+           "the file alone. Ignored without `activeFile`.")
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        from pydantic_core import core_schema
+
+        def check(value: Any) -> Any:
+            if value is not None and value["end_line"] < value["start_line"]:
+                raise BadValue(f"end_line {value['end_line']} is before start_line "
+                               f"{value['start_line']}")
+            return value
+
+        return core_schema.no_info_after_validator_function(check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {**handler(schema), "description": self.doc}
+
+
+SELECTION = SelectionCheck()
+
 Band = Literal["high", "medium", "low"]
 """high (relevance >= 0.8), medium (>= 0.5), low (>= 0.2); files below 0.2 are never returned."""
 Role = Literal["implements", "related", "indirect"]
@@ -232,8 +377,16 @@ class ResultJson(TypedDict):
 # -- the language server's commands (docs/lsp.md) ---------------------------------------------
 
 
+class SelectionJson(TypedDict):
+    """Lines selected in the editor, 1-based and inclusive."""
+
+    start_line: Annotated[int, LINE, Doc("1-based first line.")]
+    end_line: Annotated[int, LINE, Doc("1-based last line, inclusive.")]
+
+
 class RetrieveOptions(TypedDict, total=False):
-    """The per-request settings of `retrieve` (and `renderContext` with a task)."""
+    """The per-request settings of `retrieve` (and `renderContext` with a task), and what the
+    caller knows besides the task: pins, excludes, files seen, the editor, a follow-up."""
 
     maxCycles: Annotated[int | None, MAX_CYCLES.arg]
     budget: Annotated[int | None, BUDGET.arg]
@@ -242,6 +395,13 @@ class RetrieveOptions(TypedDict, total=False):
     exclude: Annotated[list[str] | str | None, EXCLUDE.arg]
     includeTests: Annotated[bool | None, INCLUDE_TESTS.arg]
     root: Annotated[str | None, ROOT]
+    pinned: Annotated[list[str] | None, PINNED]
+    excluded: Annotated[list[str] | None, EXCLUDED]
+    seen: Annotated[list[str] | None, SEEN]
+    activeFile: Annotated[str | None, ACTIVE_FILE]
+    selection: Annotated[SelectionJson | None, SELECTION]
+    openFiles: Annotated[list[str] | None, OPEN_FILES]
+    followUp: Annotated[list[str] | None, FOLLOW_UP]
 
 
 class RetrieveParams(RetrieveOptions, total=False):

@@ -3,14 +3,16 @@
 Three tools over stdio, built on the official `mcp` SDK (`MCPServer`):
 
 - `retrieve_context {task, max_cycles?, budget?, max_files?, include?, exclude?,
-  include_tests?, format?}`: the ranked, explained context of a task — rendered (Markdown by
-  default, or XML documents, or JSON) as text content, the JSON result (contract.ResultJson)
-  as structured content;
+  include_tests?, pinned?, excluded?, seen?, format?}`: the ranked, explained context of a
+  task — rendered (Markdown by default, or XML documents, or JSON) as text content, the JSON
+  result (contract.ResultJson) as structured content; files pinned always in it, excluded or
+  seen (already read by the agent) never;
 - `explain_file {path, task}`: one file's evaluation for a task (`Engine.explain`);
 - `index_status {}`: the root, the index and its file counts.
 
-The arguments' docs and bounds come from the settings table (config.SETTINGS) and the output
-schemas from the wire contract (contract.py). No retrieval logic lives here: one engine per
+The arguments' docs and bounds come from the settings table (config.SETTINGS), the file lists'
+checks from the wire contract (contract.py, as the language server's), and the output schemas
+from the wire contract too. No retrieval logic lives here: one engine per
 process in an `EngineService` with one worker, so its calls run one at a time in a worker
 thread and the server keeps answering while a retrieval runs.
 
@@ -51,9 +53,10 @@ from .config import (
     Settings,
     task_problem,
 )
-from .contract import ExplanationJson, Format, IndexStatusJson, ResultJson
+from .contract import EXCLUDED, PINNED, SEEN, ExplanationJson, Format, IndexStatusJson, ResultJson
 from .engine import Engine
 from .gitignore import pattern_error
+from .hintargs import hints_of
 from .loop import Cancelled
 from .models import RetrievalResult
 from .render import explanation_text, render
@@ -87,8 +90,10 @@ work as they are.
 
 Pattern: start broad with the task as given; read the high files and the "missing" symbols; if \
 something is still missing, call again with a refined task (add the identifiers, file names or \
-error messages you learned) or narrow with include/exclude globs; stop when the high-relevance \
-files cover what you need (usually 1-3 calls).
+error messages you learned) and the files you have already read as `seen` (you get what is new), \
+or narrow with include/exclude globs; stop when the high-relevance files cover what you need \
+(usually 1-3 calls). `pinned` files (ones the user named) are always in the answer, `excluded` \
+files never.
 
 Returns the context as text — Markdown (a ranked table, then the code regions), or with \
 format "xml" one <document> per file with its regions in <source> elements — and the same \
@@ -304,10 +309,17 @@ def build_server(ws: Workspace) -> MCPServer:
         include: Annotated[list[str] | None, INCLUDE.described] = None,
         exclude: Annotated[list[str] | None, EXCLUDE.described] = None,
         include_tests: Annotated[bool | None, INCLUDE_TESTS.described] = None,
+        pinned: Annotated[list[str] | None, PINNED] = None,
+        excluded: Annotated[list[str] | None, EXCLUDED] = None,
+        seen: Annotated[list[str] | None, SEEN] = None,
         format: Annotated[Format, Field(description=FORMAT_DOC)] = "markdown",
     ) -> Annotated[CallToolResult, ResultJson]:
         task = _task(task)
         engine = ws.settle(client_roots)
+        hints, notes = hints_of({"pinned": pinned, "excluded": excluded, "seen": seen},
+                                engine.roots, "retrieve_context")
+        for note in notes:
+            log.info("%s", note)
         try:
             settings = engine.settings.merged(
                 max_cycles=max_cycles, budget=budget, max_files=max_files,
@@ -318,11 +330,14 @@ def build_server(ws: Workspace) -> MCPServer:
             raise ToolError(str(exc)) from exc
         progress = _Progress(ctx, settings.max_cycles)
         result: RetrievalResult = await ws.call(
-            lambda e, stop: e.retrieve(task, settings, should_stop=stop, report=progress)
+            lambda e, stop: e.retrieve(task, settings, should_stop=stop, report=progress,
+                                       hints=hints)
         )
         await progress.done()
+        # a path outside the root is never read: the agent is told, after the context
+        said = [TextContent(type="text", text="Note: " + "\n".join(notes))] if notes else []
         return CallToolResult(
-            content=[TextContent(type="text", text=render(result, format))],
+            content=[TextContent(type="text", text=render(result, format)), *said],
             structured_content=dict(result.to_dict()),
         )
 

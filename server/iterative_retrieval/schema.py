@@ -24,7 +24,7 @@ from pydantic import TypeAdapter, ValidationError
 from pydantic.json_schema import GenerateJsonSchema
 
 from .config import SETTINGS, describe
-from .contract import SCHEMA_VERSION, WIRE_TYPES
+from .contract import MAX_HINT_PATHS, SCHEMA_VERSION, WIRE_TYPES
 from .render import FENCE_LANGUAGES
 
 SCHEMA_DIR = Path("docs") / "schema"
@@ -148,6 +148,9 @@ def typescript() -> str:
         "/* eslint-disable */",
         "",
         f"export const SCHEMA_VERSION = {json.dumps(SCHEMA_VERSION)};",
+        "",
+        "/** The most paths (or terms) one hint list of `retrieve` may hold. */",
+        f"export const MAX_HINT_PATHS = {MAX_HINT_PATHS};",
         "",
     ]
     for title in sorted(defs):

@@ -29,8 +29,11 @@ local ok, err = pcall(function()
     end,
   })
   out.version = vim.version and tostring(vim.version().major .. "." .. vim.version().minor) or "?"
+  -- session-manager.ts open in a listed buffer, auth.ts the current one: the editor's files.
+  vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("IR_ROOT") .. "/src/auth/session-manager.ts"))
   vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("IR_ROOT") .. "/src/auth/auth.ts"))
   out.root = ir.root_for()
+  out.hints = ir.editor_hints(out.root)
   vim.cmd("IRContext " .. os.getenv("IR_TASK"))
   out.filled = vim.wait(90000, function() return #vim.fn.getqflist() > 0 end, 50)
   out.title = vim.fn.getqflist({ title = 1 }).title
@@ -44,17 +47,27 @@ local ok, err = pcall(function()
       out.quickfix_open = true
     end
   end
+  out.reasons = {}
+  for _, f in ipairs(ir.last.result.files) do
+    out.reasons[f.path] = f.reason
+  end
   vim.cmd("IRCopy a")
   vim.wait(60000, function() return vim.fn.getreg("a") ~= "" end, 50)
   out.register = vim.fn.getreg("a")
-  -- :IRContextSelection over lines of a scratch buffer in the workspace.
+  -- :IRContextSelection over lines of a new file of the workspace, saved so the server reads it.
   vim.fn.setqflist({}, "r")
-  vim.cmd("enew")
-  vim.api.nvim_buf_set_lines(0, 0, -1, false, { "unrelated first line", "Where are invoices computed?" })
+  vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("IR_ROOT") .. "/src/invoice-notes.ts"))
+  vim.api.nvim_buf_set_lines(0, 0, -1, false, {
+    "// unrelated first line", "// Where are invoices computed?", "export const invoiceTotals = 'computeInvoiceTotal';" })
+  vim.cmd("write")
   vim.cmd("2IRContextSelection")
   vim.wait(90000, function() return #vim.fn.getqflist() > 0 end, 50)
   out.selection_title = vim.fn.getqflist({ title = 1 }).title
   out.selection_qf = #vim.fn.getqflist()
+  out.selection_reasons = {}
+  for _, f in ipairs(ir.last.result.files) do
+    out.selection_reasons[f.path] = f.reason
+  end
 end)
 if not ok then
   out.error = tostring(err)

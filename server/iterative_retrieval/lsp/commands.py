@@ -43,6 +43,7 @@ from ..contract import (
 )
 from ..engine import Engine
 from ..explain import ExplainError
+from ..hintargs import hints_of
 from ..loop import Cancelled
 from ..models import SCHEMA_VERSION, RetrievalResult
 from ..redact import redact_result
@@ -250,6 +251,10 @@ async def run_retrieve(
         raise NoWorkspace("no workspace folder is open: open a folder first")
     root, prefix = (None, "") if req.root is None else resolve_root(req.root, roots, command)
     settings = _request_settings(ls.settings, req, prefix, command)
+    searched = [root] if root else roots
+    hints, notes = hints_of(req.hints, searched, command)
+    for note in notes:  # a path outside the folders is never read: the client's log says so
+        ls.log_client(note, types.MessageType.Warning)
     hold = bool(HOLD_TASKS_WITH) and HOLD_TASKS_WITH in req.task
     # Watched files keep a ready index current; otherwise scan the disk (cheap) first.
     refresh = not (ls.watching_files and ls.index_state == "ready")
@@ -263,7 +268,7 @@ async def run_retrieve(
                 flag.wait(0.05)  # the progress's own cancel (window/workDoneProgress/cancel) too
 
         return e.retrieve(req.task, settings, should_stop=should_stop, report=report,
-                          roots=[root] if root else None, refresh=refresh)
+                          roots=[root] if root else None, refresh=refresh, hints=hints)
 
     def summary(result: RetrievalResult, seconds: float) -> str:
         return (f"{len(result.files)} files, {result.stats.get('tokens', 0)} tokens, "
@@ -271,7 +276,7 @@ async def run_retrieve(
 
     result = await _with_progress(ls, "Retrieving context", req.task, flag, call,
                                   "refreshing the index" if refresh else "searching", summary)
-    return result, [root] if root else roots
+    return result, searched
 
 
 def resolve_root(value: str, roots: list[Path], command: str) -> tuple[Path, str]:

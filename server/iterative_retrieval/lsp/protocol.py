@@ -11,7 +11,7 @@ callers that hold raw arguments (tests, tools).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ..config import BY_WIRE, SETTINGS, BadValue, describe
@@ -24,6 +24,7 @@ from ..contract import (
     StatusParams,
     root_path,
 )
+from ..hintargs import HINT_KEYS
 from ..models import FileResult, Region, RetrievalResult
 from ..schema import WireError, validate
 
@@ -151,6 +152,8 @@ class RetrieveArgs:
     include_tests: bool | None = None
     root: str | None = None
     """A workspace folder, or a folder inside one, to search alone (absolute path or file URI)."""
+    hints: Mapping[str, Any] = field(default_factory=dict)
+    """The hint arguments as sent (hintargs.HINT_KEYS; checked, not yet placed in a root)."""
 
     @classmethod
     def of(cls, params: RetrieveParams | RenderParams) -> RetrieveArgs:
@@ -159,7 +162,8 @@ class RetrieveArgs:
         return cls(task=p["task"], max_cycles=p.get("maxCycles"), budget=p.get("budget"),
                    max_files=p.get("maxFiles"), include=p.get("include"),
                    exclude=p.get("exclude") or (), include_tests=p.get("includeTests"),
-                   root=p.get("root"))
+                   root=p.get("root"),
+                   hints={k: p[k] for k in HINT_KEYS if p.get(k) is not None})
 
 
 @dataclass(frozen=True)

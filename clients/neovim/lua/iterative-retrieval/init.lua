@@ -5,6 +5,10 @@
 -- :IRContext {task}          ranks the files the task needs and opens them in the quickfix list
 --                            (file, first region's line, relevance, band, reason)
 -- :[range]IRContextSelection the same with the selected lines as the task
+--
+-- Each retrieve also sends where you are (docs/lsp.md): the current buffer's file as
+-- `activeFile`, the selected lines (:IRContextSelection) as `selection`, and the other listed
+-- file buffers as `openFiles` — files under the root only.
 -- :IRCopy [register]         the last result as Markdown for a chat, into a register
 --                            (default: "+" where a clipboard exists, else the unnamed one)
 -- :IRStatus                  the index state
@@ -175,6 +179,49 @@ function M.execute(root, command, argument, cb)
   end)
 end
 
+local MAX_HINT_PATHS = 200 -- contract.py: the most paths one list argument may hold
+
+--- The file of buffer `bufnr` when it is a file under `root` (an absolute path), else nil.
+local function file_under(bufnr, root)
+  if vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == "" then
+    return nil
+  end
+  local path = vim.fn.fnamemodify(name, ":p")
+  if path:sub(1, #root + 1) ~= root .. "/" or vim.fn.filereadable(path) ~= 1 then
+    return nil
+  end
+  return path
+end
+
+--- Where the user is, as retrieve arguments: `activeFile` (the current buffer's file),
+--- `selection` (`lines` = { first, last }, 1-based, with an active file only) and `openFiles`
+--- (the other listed file buffers), each under `root`.
+function M.editor_hints(root, lines)
+  local hints = {}
+  local active = file_under(vim.api.nvim_get_current_buf(), root)
+  if active then
+    hints.activeFile = vim.uri_from_fname(active)
+    if lines then
+      hints.selection = { start_line = math.min(lines[1], lines[2]), end_line = math.max(lines[1], lines[2]) }
+    end
+  end
+  local open = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    local path = vim.bo[b].buflisted and file_under(b, root)
+    if path and path ~= active and #open < MAX_HINT_PATHS then
+      table.insert(open, vim.uri_from_fname(path))
+    end
+  end
+  if #open > 0 then
+    hints.openFiles = open
+  end
+  return hints
+end
+
 --- Quickfix items for a retrieve result: one per file, at its first region.
 function M.quickfix_items(result, root)
   local items = {}
@@ -192,7 +239,8 @@ function M.quickfix_items(result, root)
   return items
 end
 
---- Ranks the files `task` needs and puts them in the quickfix list.
+--- Ranks the files `task` needs and puts them in the quickfix list. `opts.lines`: the selected
+--- lines { first, last } of the current buffer; `opts.arguments`: more retrieve arguments.
 function M.context(task, opts)
   opts = opts or {}
   task = vim.trim(task or "")
@@ -201,7 +249,7 @@ function M.context(task, opts)
     return
   end
   local root = opts.root or M.root_for()
-  local argument = vim.tbl_extend("force", { task = task }, opts.arguments or {})
+  local argument = vim.tbl_extend("force", { task = task }, M.editor_hints(root, opts.lines), opts.arguments or {})
   M.execute(root, "iterativeRetrieval.retrieve", argument, function(err, result)
     if err then
       notify("retrieve failed: " .. tostring(err.message or err), vim.log.levels.ERROR)
@@ -321,7 +369,7 @@ function M.setup(opts)
     M.context(c.args)
   end, { nargs = "+", desc = "iterative-retrieval: the files a task needs, in the quickfix list" })
   vim.api.nvim_create_user_command("IRContextSelection", function(c)
-    M.context(table.concat(vim.fn.getline(c.line1, c.line2), "\n"))
+    M.context(table.concat(vim.fn.getline(c.line1, c.line2), "\n"), { lines = { c.line1, c.line2 } })
   end, { range = true, desc = "iterative-retrieval: the selected lines as the task" })
   vim.api.nvim_create_user_command("IRCopy", function(c)
     M.copy(c.args)
