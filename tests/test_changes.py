@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from iterative_retrieval.changes import lean, leans_on_changes, read_changes
@@ -94,6 +95,37 @@ def test_a_task_about_something_else_is_not_pulled_towards_the_changes(tmp_path)
     assert lean(task, parse_task(task).keywords, read_changes(root)) < 0.5
     res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(task)
     assert res.files[0].path == "shop/search.py", [f.path for f in res.files]
+
+
+def test_files_that_changed_together_with_the_work_before(tmp_path):
+    """History: the invoice changed with the cart in three commits, shipping alone; the branch
+    changes the cart. The invoice is evidence, with a reason that says how often; shipping and
+    the root commit's files are not."""
+    root = repo(tmp_path)
+    for i in range(3):
+        (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + f"# step {i}\n")
+        (root / "shop/invoice.py").write_text(SHOP["shop/invoice.py"] + f"# step {i}\n")
+        git(root, "commit", "-qam", f"cart and invoice, step {i}")
+    for i in range(3):
+        (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + f"# step {i}\n")
+        git(root, "commit", "-qam", f"shipping, step {i}")
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount\n")
+    git(root, "commit", "-qam", "cart discount")
+    ch = read_changes(root, now=time.time() + 30 * 86400)  # a month on: recent work has faded
+    invoice = ch.files["shop/invoice.py"]
+    assert invoice.kind == "coupled"
+    assert invoice.reason == "changed with cart.py before (3 of 4 commits)"
+    assert ch.files["shop/shipping.py"].kind == "recent"  # never with the cart
+    assert "shop/search.py" not in ch.files  # only in the root commit
+    from iterative_retrieval.changes import coupled
+
+    history = [frozenset({"a", "b"}), frozenset({"a", "b"}), frozenset({"a", "c"}),
+               frozenset({"c"}), frozenset({"a", "b", *[f"x{i}" for i in range(40)]})]
+    found = coupled(history, {"a"})
+    assert list(found) == ["b"]  # c only once with a; the 42-file commit is left out
+    assert found["b"].reason == "changed with a before (2 of 3 commits)"
+    assert 0 < found["b"].strength < 0.8
 
 
 def test_git_signals_can_be_turned_off(tmp_path):

@@ -102,7 +102,8 @@ def materialize(tasks_path: str, work: str, mirrors: str) -> list[str]:
     for t in raw:
         root = root_for(work, t["repo"], t["base"])
         out.append(root)
-        if os.path.exists(os.path.join(root, ".wip-done")):
+        done = os.path.join(root, ".git", "wip-done")  # not in the work tree: no untracked file
+        if os.path.exists(done):
             continue
         shutil.rmtree(root, ignore_errors=True)
         git_dir = os.path.join(mirrors, t["repo"].replace("/", "+"), "repo")
@@ -111,7 +112,7 @@ def materialize(tasks_path: str, work: str, mirrors: str) -> list[str]:
         run("-C", root, "remote", "remove", "origin")
         run("-C", root, "checkout", "-q", "-B", "main", t["before"])
         run("-C", root, "checkout", "-q", "-B", "wip", t["base"])
-        with open(os.path.join(root, ".wip-done"), "w") as fh:
+        with open(done, "w") as fh:
             fh.write(t["id"] + "\n")
         print(f"[{len(out)}/{len(raw)}] {root}", file=sys.stderr, flush=True)
     return out

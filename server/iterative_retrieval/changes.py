@@ -3,7 +3,9 @@
 A developer rarely starts from nothing: they are on a branch with changes, with files edited
 and not yet committed. This reads, for one workspace root, the files changed on the branch
 (against its merge-base with the default branch), staged and unstaged edits, untracked files,
-and the files committed recently (their weight decaying with age). EVALUATE weighs them as
+the files committed recently (their weight decaying with age), and the files that the
+project's history changed together with the work's files (the next step of a change is often
+where earlier changes to the same files went too: evolutionary coupling). EVALUATE weighs them as
 evidence with their own reason, DISPATCH takes them as candidates. Nothing here touches the
 network or changes the repository; a folder with no git, a shallow clone, a detached HEAD or a
 git that fails answer with what could be read (often nothing).
@@ -32,6 +34,20 @@ RECENT_HALF_LIFE = 3.0
 MAX_FILES = 200
 """A branch or a commit that touches more files than this says little about any one of them."""
 DEFAULT_BRANCHES = ("main", "master", "trunk", "develop", "dev")
+COUPLING_COMMITS = 1000
+"""Commits of history read for the files that change together with the work's files…"""
+COUPLING_MAX_FILES = 30
+"""…leaving out commits that touch more files than this (a rename, a reformat, a release)…"""
+COUPLING_MIN = 2
+"""…a file counts when it changed with them in at least this many commits…"""
+COUPLING_TOP = 10
+"""…the most often first, at most this many…"""
+COUPLING_STRENGTH = 0.6
+"""…and weighs this much when it changed in every commit that touched them (less as that share
+falls)."""
+WORKING = ("unstaged", "staged", "branch")
+"""The kinds of change that are the work in progress and have a history (untracked files do
+not)."""
 
 STRENGTH = {"unstaged": 1.0, "staged": 1.0, "untracked": 0.9, "branch": 0.8}
 """How much a kind of change says that the developer is working on the file (recent: decayed)."""
@@ -59,14 +75,21 @@ class Change:
     """The strongest change of one file."""
 
     kind: str
-    """unstaged, staged, untracked, branch or recent."""
+    """unstaged, staged, untracked, branch, recent or coupled."""
     strength: float
     """0-1: how much it says that the developer is working on the file."""
     age_days: float = 0.0
     """For a recent commit: how long ago, in days."""
+    partner: str = ""
+    """For a coupled file: the work's file it changed with most often…"""
+    together: tuple[int, int] = (0, 0)
+    """…in how many of the commits that touched the work's files."""
 
     @property
     def reason(self) -> str:
+        if self.kind == "coupled":
+            n, of = self.together
+            return f"changed with {self.partner.rsplit('/', 1)[-1]} before ({n} of {of} commits)"
         if self.kind != "recent":
             return REASON[self.kind]
         days = self.age_days
@@ -132,7 +155,56 @@ def read_changes(root: Path, now: float | None = None) -> Changes:
                 note(path, Change("branch", STRENGTH["branch"]))
     for path, age in _recent(root, time.time() if now is None else now).items():
         note(path, Change("recent", 0.5 * math.pow(0.5, age / RECENT_HALF_LIFE), age))
+    working = {p for p, ch in found.items() if ch.kind in WORKING}
+    if working:
+        for path, change in coupled(_history(root), working).items():
+            note(path, change)
     return Changes(found, base, _wip_text(root, base))
+
+
+def coupled(history: Sequence[frozenset[str]], working: set[str]) -> dict[str, Change]:
+    """The files that changed together with the working files in past commits (each commit a
+    set of paths, at most COUPLING_MAX_FILES), most often first."""
+    touched = [c for c in history if len(c) <= COUPLING_MAX_FILES and not c.isdisjoint(working)]
+    if not touched:
+        return {}
+    counts: dict[str, int] = {}
+    partners: dict[str, dict[str, int]] = {}
+    for commit in touched:
+        mine = commit & working
+        for path in commit - working:
+            counts[path] = counts.get(path, 0) + 1
+            with_ = partners.setdefault(path, {})
+            for w in mine:
+                with_[w] = with_.get(w, 0) + 1
+    best = sorted((p for p, n in counts.items() if n >= COUPLING_MIN),
+                  key=lambda p: (-counts[p], p))[:COUPLING_TOP]
+    out = {}
+    for path in best:
+        partner = min(partners[path].items(), key=lambda kv: (-kv[1], kv[0]))[0]
+        share = counts[path] / len(touched)
+        out[path] = Change("coupled", COUPLING_STRENGTH * share, partner=partner,
+                           together=(counts[path], len(touched)))
+    return out
+
+
+def _history(root: Path) -> list[frozenset[str]]:
+    """The paths (relative to root) of each of the last COUPLING_COMMITS commits, newest first;
+    not a root commit (the project's import says nothing of which files go together)."""
+    out = _git(root, "log", "--no-merges", "--format=%x01%P", "--name-only", "--relative", "-z",
+               "-n", str(COUPLING_COMMITS), "HEAD")
+    if out is None:
+        return []
+    commits = []
+    for chunk in out.split(b"\x01"):
+        parents, _, names = chunk.partition(b"\0")
+        if not parents.strip():
+            continue
+        paths = frozenset(raw.decode("utf-8", "surrogateescape")
+                          for raw in (n.lstrip(b"\n") for n in names.split(b"\0")) if raw)
+        if paths:
+            commits.append(paths)
+    return commits
 
 
 TEXT_MAX = 200_000
