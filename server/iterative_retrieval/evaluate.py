@@ -33,7 +33,7 @@ SUBSTITUTE_SHARE = 0.8
 PHRASE_SHARE = 1.0
 """…and a synonym of a phrase of the task (`rate limiting` → throttle) covers its words whole:
 the code says the thing the phrase names, where a file with one of its words may not."""
-CHANGE_FLOOR = 0.5
+CHANGE_FLOOR = 0.75
 """The share of the changed files' signal when the task seems about something else."""
 STAGE2 = 40
 """How many of the best candidates get the costly text and graph pass."""
