@@ -71,8 +71,11 @@ class RetrievalServer(LanguageServer):
     protocol: RetrievalProtocol
 
     def __init__(self) -> None:
+        # pygls's own thread pool only reads stdin, one message at a time (the engine has its
+        # pools, service.py): one thread, not one more each time a read starts before the last
+        # thread is idle again (the pool grows under load otherwise).
         super().__init__(SERVER_NAME, __version__, protocol_cls=RetrievalProtocol,
-                         converter_factory=converter)
+                         converter_factory=converter, max_workers=1)
         self.host = EngineService()
         self.buffers = Buffers()
         """Unsaved text waiting to be indexed (see `sync`)."""
