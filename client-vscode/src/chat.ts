@@ -18,7 +18,10 @@ interface ToolInput {
   include?: string[];
   exclude?: string[];
   maxCycles?: number;
+  pinned?: string[];
+  seen?: string[];
 }
+
 
 /** The ranked list with links, as the participant shows it. */
 function summary(controller: Controller, result: RetrievalResult): vscode.MarkdownString {
@@ -161,7 +164,13 @@ function registerTool(controller: Controller): vscode.Disposable | undefined {
       }
       const result = await controller.retrieve(
         input.task,
-        { include: input.include, exclude: input.exclude, maxCycles: input.maxCycles },
+        {
+          include: input.include,
+          exclude: input.exclude,
+          maxCycles: input.maxCycles,
+          pinned: strings(input.pinned),
+          seen: strings(input.seen),
+        },
         token,
       );
       const text = await controller.markdown(result);

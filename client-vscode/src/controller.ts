@@ -38,6 +38,8 @@ export interface RunOptions {
   pinned?: string[];
   /** The previous run's learned terms, when this task follows it up. */
   followUp?: string[];
+  /** Files the caller (the language-model tool's agent) has read already. */
+  seen?: string[];
   maxCycles?: number;
   include?: string[];
   /** Show the result in the sidebar (false for chat and tool calls). */
@@ -115,7 +117,7 @@ export class Controller {
       budget: s.budget,
       ...(opts.exclude?.length ? { exclude: opts.exclude } : {}),
       ...(opts.include?.length ? { include: opts.include } : {}),
-      ...steeringArgs({ pinned: this.pinned, excluded: this.excluded, extraPins: opts.pinned, followUp: opts.followUp }),
+      ...steeringArgs({ pinned: this.pinned, excluded: this.excluded, extraPins: opts.pinned, followUp: opts.followUp, seen: opts.seen }),
       ...currentEditorHints(),
     };
   }

@@ -87,13 +87,15 @@ export interface Steering {
   extraPins?: readonly string[];
   /** The previous run's learned terms, when this task follows it up. */
   followUp?: readonly string[];
+  /** Files the caller (an agent) has read already: the server hands out what is new. */
+  seen?: readonly string[];
 }
 
 /** The steering part of the retrieve arguments: only the lists that hold something. */
-export function steeringArgs(s: Steering): Pick<RetrieveParams, 'pinned' | 'excluded' | 'followUp'> {
+export function steeringArgs(s: Steering): Pick<RetrieveParams, 'pinned' | 'excluded' | 'followUp' | 'seen'> {
   const excluded = new Set(s.excluded);
   const pinned = [...new Set([...s.pinned, ...(s.extraPins ?? [])])].filter((u) => !excluded.has(u)).slice(-MAX_HINT_PATHS);
-  const out: Pick<RetrieveParams, 'pinned' | 'excluded' | 'followUp'> = {};
+  const out: Pick<RetrieveParams, 'pinned' | 'excluded' | 'followUp' | 'seen'> = {};
   if (pinned.length) {
     out.pinned = pinned;
   }
@@ -102,6 +104,9 @@ export function steeringArgs(s: Steering): Pick<RetrieveParams, 'pinned' | 'excl
   }
   if (s.followUp?.length) {
     out.followUp = [...s.followUp].slice(0, MAX_HINT_PATHS);
+  }
+  if (s.seen?.length) {
+    out.seen = [...new Set(s.seen)].slice(0, MAX_HINT_PATHS);
   }
   return out;
 }

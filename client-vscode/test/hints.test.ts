@@ -53,6 +53,15 @@ test('pins and excludes: each once, newest last; a pin that is excluded is not s
   });
 });
 
+test('files an agent has read go as `seen`, each once and at most the server\'s cap', () => {
+  assert.deepEqual(steeringArgs({ pinned: [], excluded: [], seen: ['src/a.ts', 'src/a.ts', 'src/b.ts'] }), {
+    seen: ['src/a.ts', 'src/b.ts'],
+  });
+  const many = Array.from({ length: MAX_HINT_PATHS + 5 }, (_, i) => `f${i}`);
+  assert.equal(steeringArgs({ pinned: [], excluded: [], seen: many }).seen?.length, MAX_HINT_PATHS);
+  assert.deepEqual(steeringArgs({ pinned: [], excluded: [], seen: [] }), {});
+});
+
 test('the learned terms of a run are the union of its cycles', () => {
   const cycle = (learned: string[]) => ({ learned }) as unknown as CycleTrace;
   assert.deepEqual(learnedTerms({ trace: [cycle(['jwt', 'session']), cycle(['session', 'refresh'])] }), ['jwt', 'session', 'refresh']);
