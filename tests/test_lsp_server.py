@@ -427,6 +427,25 @@ async def test_unsaved_edits_change_the_result(client: LanguageClient, tmp_path)
     assert st["open_buffers"] == 1
 
 
+async def test_a_command_line_run_on_the_same_cache_keeps_the_buffers(client: LanguageClient,
+                                                                      tmp_path):
+    """A terminal runs the CLI on the same folder and cache while an edit is unsaved: the CLI
+    answers from the disk (it cannot see the editor), and the server's next answer still has
+    the unsaved text (the CLI forgot the buffer's rows when it opened the index)."""
+    coupon = client.workspace_root / "src" / "services" / "coupon.service.ts"
+    did_open(client, coupon, coupon.read_text())
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=coupon.as_uri(), version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=EXPIRY_SOURCE)],
+    ))
+    assert paths(await retrieve(client, task=EXPIRY_TASK), 1) == ["src/services/coupon.service.ts"]
+    cli = cli_files(client.workspace_root, EXPIRY_TASK, tmp_path / "cache")  # the server's cache
+    assert "src/services/coupon.service.ts" not in [f[0] for f in cli[:3]]
+    after = await retrieve(client, task=EXPIRY_TASK)
+    assert paths(after, 1) == ["src/services/coupon.service.ts"]
+    assert "refreshTokenExpiry" in after["files"][0]["regions"][0]["text"]
+
+
 async def test_files_on_disk_watched_and_reindexed(client: LanguageClient):
     """Watched creations, renames and deletions update the index; reindex finds the rest."""
     st0 = await wait_ready(client)

@@ -159,8 +159,25 @@ class Engine:
                 self.scope(root), self.settings.max_file_bytes, progress, should_stop
             ))
             self.last_refresh[str(root)] = stats
+            self._restore_buffers(root)
             out.append(stats)
         return out
+
+    def _restore_buffers(self, root: Path) -> None:
+        """Put back the open buffers whose rows another process replaced: a command-line run
+        on the same root and cache forgets every buffer row when it opens the index (their
+        process is gone, as it must assume) and reads the disk."""
+        with self._lock:
+            docs = [(hit[1], text) for p, text in self._documents.items()
+                    if (hit := self.root_of(p)) is not None and hit[0] == root]
+        if not docs:
+            return
+        overlays = set(self._guarded(root, lambda idx: idx.overlay_paths()))
+        for rel, text in docs:
+            if rel not in overlays:
+                log.info("%s: the open buffer of %s was dropped by another process; "
+                         "indexed again", root, rel)
+                self._guarded(root, lambda idx, rel=rel, text=text: idx.put_text(rel, text))
 
     def add_root(self, root: str | os.PathLike[str]) -> Path:
         p = check_root(root)
@@ -273,6 +290,9 @@ class Engine:
         t0 = time.perf_counter()
         if refresh or any(self.index(r).needs_refresh for r in roots):
             self.refresh(should_stop=should_stop)
+        else:
+            for root in roots:
+                self._restore_buffers(root)
         t_index = time.perf_counter() - t0
         query = replace(
             parse_task(task, s.include_tests),
