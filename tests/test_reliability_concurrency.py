@@ -75,6 +75,35 @@ def test_concurrent_cold_runs_agree(tree, tmp_path):
         assert snapshot(index_path_for(check_root(tree), cache)) == fresh
 
 
+def _open_index(args: tuple[str, str]) -> str:
+    """In a forked process: open the index of a root in a cache; "ok", or why not."""
+    from iterative_retrieval.faults import IndexUnavailable
+    from iterative_retrieval.index import Index
+
+    try:
+        idx = Index.open(Path(args[0]), args[1])
+    except IndexUnavailable as exc:
+        return str(exc)
+    out = "in-memory" if idx.in_memory else "ok"
+    idx.close()
+    return out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="forks")
+def test_processes_opening_a_new_index_at_once_all_get_it(tmp_path):
+    """Six processes open a cache's new index file at the same moment, twenty times: each gets
+    the file. (They race to switch it to WAL, and SQLite answers the losers "database is
+    locked" at once, without waiting: 6 of 240 such opens failed before they tried again.)"""
+    import multiprocessing
+
+    root = make_repo(tmp_path / "ws", {"a.py": "def a():\n    return 1\n"})
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(6) as pool:
+        for trial in range(20):
+            cache = str(tmp_path / f"cache-{trial}")
+            assert pool.map(_open_index, [(str(root), cache)] * 6) == ["ok"] * 6, trial
+
+
 HOLD_BUILD_LOCK = textwrap.dedent("""\
     import fcntl, sys, time
     fh = open(sys.argv[1], "a+")

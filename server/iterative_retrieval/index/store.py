@@ -70,6 +70,24 @@ def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path
     return base / f"{name}-{key}.sqlite3"
 
 
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """Put the database in WAL mode. Several processes opening a new file at once race to
+    switch its journal mode, and SQLite answers the losers SQLITE_BUSY at once, without its
+    busy handler: they try again, briefly backing off, for up to the busy timeout."""
+    deadline = time.monotonic() + lock_timeout()
+    delay = 0.01
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            fault = diagnose(exc)
+            if fault is None or "locked" not in fault.problem or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.25)
+
+
 @dataclass
 class _Plan:
     """What one refresh must do, worked out from the files' listing and the table."""
@@ -259,7 +277,11 @@ class Index(IndexReads):
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.db_path, check_same_thread=False, timeout=lock_timeout())
-        conn.execute("PRAGMA journal_mode=WAL")
+        try:
+            _set_wal(conn)
+        except BaseException:
+            conn.close()
+            raise
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA temp_store=MEMORY")
         return conn
