@@ -197,3 +197,28 @@ def test_the_command_line_takes_pins_excludes_and_focus(tmp_path):
     assert files["shop/misc/m5.py"]["pinned"] is True
     assert "shop/cart.py" not in files  # the file the task is about, excluded
     assert "editor" in files["shop/invoice.py"]["reason"]
+
+
+def test_the_command_line_says_which_pins_it_left_out(tmp_path):
+    """A pin outside the root, a missing file and a secret file are left out, each with a line
+    on stderr; a path relative to the current folder works as one relative to the root."""
+    root = repo(tmp_path)
+    (root / ".env").write_text("API_TOKEN=s3cr3t-value-that-must-not-leak\n")
+    (tmp_path / "outside.py").write_text("def cart_total():\n    return 0\n")
+    p = subprocess.run(
+        [sys.executable, "-m", "iterative_retrieval", "retrieve", "the cart total is wrong",
+         "--root", "ws", "--json", "--cache-dir", str(tmp_path / "c"), "-q",
+         "--pin", "ws/shop/misc/m5.py", "--pin", "outside.py", "--pin", ".env",
+         "--pin", "shop/nope.py"],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    files = {f["path"]: f for f in json.loads(p.stdout)["files"]}
+    assert files["shop/misc/m5.py"]["pinned"] is True
+    assert [f for f in files if f.endswith(("outside.py", ".env"))] == []
+    assert "s3cr3t" not in p.stdout + p.stderr
+    notes = p.stderr.splitlines()
+    assert "iterative-retrieval: --pin 'outside.py' is outside the workspace folders searched; " \
+        "ignored" in notes
+    assert "iterative-retrieval: --pin 'shop/nope.py' names no file in the workspace folders; " \
+        "ignored" in notes
+    assert any(n.startswith("iterative-retrieval: --pin '.env' ") for n in notes), notes

@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import time
-from typing import NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .config import (
@@ -30,6 +32,9 @@ from .config import (
     task_problem,
 )
 from .contract import FORMATS
+
+if TYPE_CHECKING:
+    from .models import Hints
 
 EXIT_BAD_INPUT = 2
 
@@ -259,12 +264,33 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False) if args.json
               else explanation_text(out))
     else:
-        from .models import Hints
-
-        hints = Hints(pinned=tuple(args.pin), excluded=tuple(args.exclude_file),
-                      active_file=args.focus)
-        result = engine.retrieve(task, refresh=False, hints=hints)
+        result = engine.retrieve(task, refresh=False, hints=_hints(args, engine.roots))
         print(to_text(result, show_regions=args.regions) if args.format == "text"
               else render(result, args.format))
     engine.close()
     return 0
+
+
+def _hints(args: argparse.Namespace, roots: list[Path]) -> Hints | None:
+    """--pin, --exclude-file and --focus as the engine's hints, checked as the language
+    server and MCP check theirs (hintargs.place): a path is relative to the current folder or
+    to a root; one outside the roots, missing or secret is left out, and stderr says so."""
+    from .hintargs import place
+    from .models import Hints
+
+    def settle(flag: str, values: list[str]) -> tuple[str, ...]:
+        out: list[str] = []
+        for value in values:
+            here = os.path.abspath(value) if value and os.path.exists(value) else value
+            path, why = place(here, roots)
+            if path is None:
+                print(f"iterative-retrieval: {flag} {value!r} {why}; ignored", file=sys.stderr)
+            elif path not in out:
+                out.append(path)
+        return tuple(out)
+
+    focus = settle("--focus", [args.focus] if args.focus is not None else [])
+    hints = Hints(pinned=settle("--pin", args.pin), excluded=settle("--exclude-file",
+                                                                    args.exclude_file),
+                  active_file=focus[0] if focus else None)
+    return hints if hints != Hints() else None

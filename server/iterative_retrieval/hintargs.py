@@ -46,6 +46,8 @@ def place(value: str, roots: Sequence[Path]) -> tuple[str | None, str]:
     path = local_path(value)
     if path is None:
         return None, "is not a local file"
+    if not path.strip():
+        return None, "is empty"
     if "\0" in path:
         return None, "is not a path"
     if os.path.isabs(path):
