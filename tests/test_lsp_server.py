@@ -534,6 +534,54 @@ async def test_configuration_push_and_pull(client: LanguageClient):
     assert "src/auth/tokens.ts" in paths(result, 4)
 
 
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), **ONE_LOOP)
+async def two_folder_client(lsp_client: LanguageClient, tmp_path):
+    """Two copies of the auth sample as two workspace folders; the first one excludes a file in
+    its own settings (VS Code's folder scope), the workspace excludes nothing."""
+    one, two = (tmp_path / "ws" / "one", tmp_path / "ws" / "two")
+    for dest in (one, two):
+        shutil.copytree(EXAMPLES / "auth-service", dest)
+    lsp_client.folders = (one, two)
+    lsp_client.set_configuration({}, section="iterativeRetrieval")
+    lsp_client.set_configuration({"exclude": ["src/auth/jwt-utils.ts"]},
+                                 section="iterativeRetrieval", scope_uri=one.as_uri())
+    await start(lsp_client, tmp_path, [one, two])
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_folder_s_own_include_and_exclude(two_folder_client: LanguageClient):
+    """Each folder's include/exclude applies to that folder only, from the first answer on; a
+    change to one folder's settings re-indexes it."""
+    client = two_folder_client
+    one, two = client.folders
+    await wait_ready(client)
+    assert "src/auth/jwt-utils.ts" not in paths(await retrieve(client, task=TASK, root=str(one)))
+    assert "src/auth/jwt-utils.ts" in paths(await retrieve(client, task=TASK, root=str(two)), 4)
+    both = await retrieve(client, task=TASK)
+    assert [f["root"] for f in both["files"] if f["path"] == "src/auth/jwt-utils.ts"] \
+        == [str(two)]
+    # a request's own exclude adds to each folder's
+    result = await retrieve(client, task=TASK, root=str(one), exclude=["src/auth/tokens.ts"])
+    assert not {"src/auth/jwt-utils.ts", "src/auth/tokens.ts"} & set(paths(result))
+
+    # the second folder now takes only src/auth; the first keeps its exclude
+    client.set_configuration({"include": ["src/auth/**"]}, section="iterativeRetrieval",
+                             scope_uri=two.as_uri())
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    for _ in range(200):
+        await wait_ready(client)
+        found = paths(await retrieve(client, task=TASK, root=str(two)))
+        if all(p.startswith("src/auth/") for p in found):
+            break
+        await asyncio.sleep(0.05)
+    assert found and all(p.startswith("src/auth/") for p in found)
+    assert set(found[:4]) == AUTH_TOP4
+    assert "src/auth/jwt-utils.ts" not in paths(await retrieve(client, task=TASK, root=str(one)))
+    assert any("folder" in m.message and "own settings" in m.message
+               for m in client.log_messages)
+
+
 async def test_bad_initialization_options_fall_back_to_defaults(bare_client: LanguageClient):
     """Bad options are reported and replaced by defaults; a client without progress still works."""
     st = await wait_ready(bare_client)

@@ -1,6 +1,7 @@
 """Which files are in scope: git's view, .gitignore, default and secret excludes, symlinks."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -145,3 +146,32 @@ def test_secret_folders_and_names(rel, secret):
     """Data files in `secrets/` and `credentials/` folders are secret, program source in them is
     not (an SDK's credential providers); Terraform state backups, .yarnrc and .m2/ too."""
     assert is_secret(rel) is secret
+
+
+def test_each_folder_s_own_include_and_exclude(tmp_path):
+    """A root's own include/exclude (a workspace folder's settings) apply to that root only;
+    a run's extra exclude adds to them, its own include replaces them."""
+    from iterative_retrieval.config import Settings
+    from iterative_retrieval.engine import Engine
+
+    files = {"src/throttle.py": "def throttle(requests):\n    return requests\n",
+             "gen/throttle_table.py": "THROTTLE = {'throttle': 1}\n",
+             "tools/throttle_cli.py": "from src.throttle import throttle\n"}
+    one, two = tmp_path / "one", tmp_path / "two"
+    write_files(one, files)
+    write_files(two, files)
+    base = Settings(cache_dir=str(tmp_path / "cache"), exclude=("tools/**",))
+    engine = Engine([one, two], base, folders={one: Settings(exclude=("gen/**",))})
+
+    def found(settings=None):
+        result = engine.retrieve("throttle requests", settings)
+        return {(Path(f.root).name, f.path) for f in result.files}
+
+    got = found()
+    assert ("one", "gen/throttle_table.py") not in got and ("one", "tools/throttle_cli.py") in got
+    assert ("two", "gen/throttle_table.py") in got and ("two", "tools/throttle_cli.py") not in got
+    got = found(base.merged(exclude=("tools/**", "src/**")))
+    assert not {p for r, p in got if p.startswith("src/")}
+    assert ("one", "tools/throttle_cli.py") in got and ("one", "gen/throttle_table.py") not in got
+    got = found(base.merged(include=("src/**",)))
+    assert {p for _, p in got} == {"src/throttle.py"}

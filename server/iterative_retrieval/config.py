@@ -79,6 +79,9 @@ class Setting:
     """A retrieve call may override it (LSP `retrieve` arguments, the MCP tool's arguments)."""
     index: bool = False
     """It changes which files are indexed, or where: a change rebuilds the server's engine."""
+    folder: bool = False
+    """A workspace folder may set its own value (VS Code's `resource` scope): the language
+    server asks each folder, and the engine applies each folder's value to that root."""
 
     # -- checks ------------------------------------------------------------------------------
 
@@ -233,11 +236,11 @@ MAX_FILES = Setting(
     "max_files", "maxFiles", "int", 15, low=1, high=200, per_request=True,
     doc="The most files in one result: every file rated 0.2 or more, best first.")
 INCLUDE = Setting(
-    "include", "include", "globs", (), per_request=True, index=True,
+    "include", "include", "globs", (), per_request=True, index=True, folder=True,
     doc="Glob patterns (gitignore syntax, e.g. `src/**`): when any is given, only matching "
         "files are indexed and returned.")
 EXCLUDE = Setting(
-    "exclude", "exclude", "globs", (), per_request=True, index=True,
+    "exclude", "exclude", "globs", (), per_request=True, index=True, folder=True,
     doc="Extra glob patterns never to index or return, on top of `.gitignore` and "
         "`.iterative-retrieval-ignore` (e.g. `vendor/**`).")
 INCLUDE_TESTS = Setting(
@@ -270,6 +273,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 """Every user setting, in the order surfaces list them."""
 BY_NAME = {s.name: s for s in SETTINGS}
+FOLDER_SETTINGS = tuple(s.name for s in SETTINGS if s.folder)
 BY_WIRE = {s.wire: s for s in SETTINGS}
 
 DEFAULT_MAX_CYCLES: int = MAX_CYCLES.default
@@ -318,6 +322,19 @@ class Settings:
                         raise ValueError(
                             f"{s.name}: {pattern!r} is not a valid glob pattern: {why}")
         return self
+
+    def for_folder(self, folder: Settings | None, base: Settings) -> Settings:
+        """These settings for one workspace folder: the folder's own values of the
+        FOLDER_SETTINGS in place of `base`'s (the workspace's), where this run kept them or
+        only added patterns after them (a request's `exclude` adds to the configured one)."""
+        if folder is None:
+            return self
+        mine: dict[str, Any] = {}
+        for name in FOLDER_SETTINGS:
+            value, was = getattr(self, name), getattr(base, name)
+            if value[:len(was)] == was:
+                mine[name] = getattr(folder, name) + value[len(was):]
+        return replace(self, **mine)
 
     def to_wire(self) -> dict[str, Any]:
         """The settings as the language server's section names them (for `status`)."""

@@ -11,7 +11,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -46,7 +46,10 @@ T = TypeVar("T")
 class Engine:
     """Retrieval over one or more workspace roots."""
 
-    def __init__(self, roots: list[str | os.PathLike[str]], settings: Settings | None = None):
+    def __init__(self, roots: list[str | os.PathLike[str]], settings: Settings | None = None,
+                 folders: Mapping[Path, Settings] | None = None):
+        """`folders`: a root's own settings (only its FOLDER_SETTINGS count), where a workspace
+        folder sets them for itself."""
         if not roots:
             raise WorkspaceError("no workspace root given")
         self.settings = (settings or Settings()).validated()
@@ -55,6 +58,8 @@ class Engine:
             p = check_root(r)
             if p not in self.roots:
                 self.roots.append(p)
+        self.folders: dict[Path, Settings] = {
+            check_root(r): f.validated() for r, f in (folders or {}).items()}
         self._indexes: dict[Path, Index] = {}
         self._scopes: dict[Path, Scope] = {}
         self._documents: dict[str, str] = {}
@@ -67,7 +72,8 @@ class Engine:
     def scope(self, root: Path) -> Scope:
         with self._lock:
             if root not in self._scopes:
-                self._scopes[root] = Scope(root, self.settings.include, self.settings.exclude)
+                mine = self.settings.for_folder(self.folders.get(root), self.settings)
+                self._scopes[root] = Scope(root, mine.include, mine.exclude)
             return self._scopes[root]
 
     def index(self, root: Path) -> Index:
@@ -313,12 +319,15 @@ class Engine:
 
         def loop(idx: Index, root: Path) -> tuple[list[Evaluation], list]:
             here = steer[root] = hints_for(hints, root, self.root_of, s.editor_signals)
+            mine = s.for_folder(self.folders.get(root), self.settings)
+            asked = query if mine is s else replace(
+                query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
             work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
             runs[root] = Run(idx, task, query.keywords, self._reader(root, texts, red),
                              should_stop, report, changes=work.files,
                              lean=lean(task, query.keywords, work), editor=here.editor,
                              pinned=here.pinned)
-            return run_loop(runs[root], query, s.max_cycles, set(here.excluded))
+            return run_loop(runs[root], asked, s.max_cycles, set(here.excluded))
 
         for root in roots:
             evals, trace = self._guarded(root, lambda idx, root=root: loop(idx, root))

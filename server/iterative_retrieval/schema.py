@@ -253,8 +253,10 @@ def package_settings(package: dict[str, Any]) -> dict[str, Any]:
         else:
             new = {"type": "string", "default": ""}
         new["markdownDescription"] = s.doc
+        if s.folder:
+            new["scope"] = "resource"  # the server asks each workspace folder for its value
         for extra in ("scope", "order"):
-            if extra in old:
+            if extra in old and extra not in new:
                 new[extra] = old[extra]
         props[key] = {k: v for k, v in new.items() if v is not None}
     return package

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,9 +64,11 @@ class EngineService:
             assert old is not None
             old.close()
 
-    def build(self, roots: list[Path] | list[str], settings: Settings) -> Engine | None:
-        """Replace the engine with one over these roots (None when there is no root)."""
-        engine = Engine(list(roots), settings) if roots else None
+    def build(self, roots: list[Path] | list[str], settings: Settings,
+              folders: Mapping[Path, Settings] | None = None) -> Engine | None:
+        """Replace the engine with one over these roots (None when there is no root);
+        `folders`: a root's own settings (Engine)."""
+        engine = Engine(list(roots), settings, folders) if roots else None
         self.replace(engine)
         return engine
 

@@ -19,9 +19,9 @@ from pygls.uris import to_fs_path
 # languages: the index imports it on first parse; a server parses soon (a save, an open
 # buffer), and that first save should not wait for the import
 from .. import __version__, languages  # noqa: F401
-from ..config import Settings
+from ..config import BY_NAME, FOLDER_SETTINGS, Settings
 from . import commands, sync
-from .protocol import SECTION, SETTING_NAMES
+from .protocol import SECTION, SETTING_NAMES, parse_config
 from .state import RetrievalServer
 
 log = logging.getLogger("iterative_retrieval.lsp")
@@ -108,7 +108,10 @@ def did_change_folders(ls: RetrievalServer, params: types.DidChangeWorkspaceFold
         if added is not None and added not in roots:
             roots.append(added)
     ls.log_client(f"workspace folders: {', '.join(map(str, roots)) or '(none)'}")
+    ls.folder_config = {r: c for r, c in ls.folder_config.items() if r in roots}
     ls.set_roots(roots)
+    if params.event.added:
+        ls.spawn(pull_configuration(ls))  # the new folders' own settings
 
 
 def shutdown(ls: RetrievalServer, params: None) -> None:
@@ -121,17 +124,28 @@ async def pull_configuration(ls: RetrievalServer) -> None:
     if not (caps and caps.configuration):
         return
     version = ls.config_version = ls.config_version + 1
+    roots = [r for r in ls.host.roots() if r in ls.folder_uris]
     try:
         items = await ls.workspace_configuration_async(types.ConfigurationParams(
-            items=[types.ConfigurationItem(section=SECTION)]
+            items=[types.ConfigurationItem(section=SECTION)] + [
+                types.ConfigurationItem(section=SECTION, scope_uri=ls.folder_uris[r])
+                for r in roots]
         ))
     except Exception as exc:  # any client error: keep the settings we have
         ls.log_client(f"workspace/configuration failed: {exc}", types.MessageType.Warning)
         return
     if version != ls.config_version:
         return  # newer settings arrived while we waited: they win
+    items = list(items or [])
     raw = items[0] if items else None
     ls.client_config = ls.take_config(raw, "workspace/configuration") if raw is not None else {}
+    ls.folder_config = {}
+    for root, own in zip(roots, items[1:], strict=False):
+        values, report = parse_config(own, f"workspace/configuration of folder {root}")
+        for w in report.warnings:  # the workspace's own problems were reported above
+            if any(f"{SECTION}.{BY_NAME[k].wire} " in w for k in FOLDER_SETTINGS):
+                ls.pending_or_warn(w)
+        ls.folder_config[root] = values
     ls.apply_settings()
 
 

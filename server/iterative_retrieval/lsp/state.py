@@ -24,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from .. import __version__, heap
-from ..config import Settings
+from ..config import FOLDER_SETTINGS, Settings
 from ..contract import IndexState, RefreshJson
 from ..engine import Engine
 from ..loop import Cancelled
@@ -83,6 +83,11 @@ class RetrievalServer(LanguageServer):
         """Settings from `initializationOptions`."""
         self.client_config: dict[str, Any] = {}
         """Settings from `workspace/configuration` or `didChangeConfiguration` (they win)."""
+        self.folder_config: dict[Path, dict[str, Any]] = {}
+        """Each workspace folder's own settings (`workspace/configuration` with its scopeUri);
+        only the folder settings (config.FOLDER_SETTINGS) of them count."""
+        self.folder_uris: dict[Path, str] = {}
+        """The URI the client named each root by: what its scopeUri is."""
         self.config_version = 0
         """Bumped by every push or pull, so that a slow pull never undoes a newer push."""
         self.settings = Settings()
@@ -192,20 +197,42 @@ class RetrievalServer(LanguageServer):
     def effective_settings(self) -> Settings:
         return Settings().merged(**{**self.init_config, **self.client_config}).validated()
 
+    def effective_folders(self) -> dict[Path, Settings]:
+        """The roots whose own settings differ from the workspace's, with their settings; a
+        folder whose values are refused keeps the workspace's (the refusal is reported)."""
+        out = {}
+        for root, raw in self.folder_config.items():
+            values = {k: v for k, v in raw.items() if k in FOLDER_SETTINGS}
+            try:
+                mine = self.settings.merged(**values).validated()
+            except ValueError as exc:
+                self.pending_or_warn(f"settings of folder {root} refused ({exc})")
+                continue
+            if any(getattr(mine, k) != getattr(self.settings, k) for k in FOLDER_SETTINGS):
+                out[root] = mine
+        return out
+
     def apply_settings(self) -> None:
-        """Use the current configuration; rebuild the engine when the index settings changed."""
+        """Use the current configuration; rebuild the engine when the index settings changed,
+        the workspace's or a folder's."""
         new = self.effective_settings()
         old, self.settings = self.settings, new
         engine = self.host.engine
-        if engine is not None and any(
-            getattr(old, f) != getattr(new, f) for f in INDEX_SETTINGS
+        if engine is not None and (
+            any(getattr(old, f) != getattr(new, f) for f in INDEX_SETTINGS)
+            or engine.folders != self.effective_folders()
         ):
             self.log_client("index settings changed: rebuilding the engine")
             self.set_roots(list(engine.roots))
 
     def set_roots(self, roots: list[Path]) -> None:
         """A new engine over these roots with the current settings; buffers are replayed."""
-        self.host.build(roots, self.settings)
+        folders = self.effective_folders()
+        for root, mine in folders.items():
+            if root in roots:
+                own = ", ".join(f"{k} {list(getattr(mine, k))}" for k in FOLDER_SETTINGS)
+                self.log_client(f"folder {root}: its own settings: {own}")
+        self.host.build(roots, self.settings, {r: f for r, f in folders.items() if r in roots})
         if roots:
             self.replay_documents()
         self.schedule_refresh()
@@ -219,7 +246,9 @@ class RetrievalServer(LanguageServer):
         if not os.path.isdir(path):
             self.pending_or_warn(f"workspace folder {path} does not exist; ignored")
             return None
-        return Path(os.path.realpath(path))
+        root = Path(os.path.realpath(path))
+        self.folder_uris.setdefault(root, uri)
+        return root
 
     # -- the live index: buffers and file events -----------------------------------------------
 
