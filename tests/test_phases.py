@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from iterative_retrieval.config import Settings
-from iterative_retrieval.context import estimate_tokens, merge_spans
+from iterative_retrieval.context import BRIDGE_GAP, _bridged, estimate_tokens, merge_spans
 from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate
@@ -206,6 +206,18 @@ def test_merge_spans_and_token_estimate():
     assert merge_spans([(5, 9, "a"), (1, 3, "b"), (4, 4, "c"), (20, 22, "d")]) == [
         (1, 9, "b; c; a"), (20, 22, "d")]
     assert estimate_tokens("x" * 400) == 100
+
+
+def test_a_few_lines_between_two_regions_are_shown_while_the_budget_lasts():
+    """Regions at most BRIDGE_GAP lines apart become one, paid from the budget; wider gaps, or a
+    gap the budget cannot pay, stay."""
+    lines = [f"line {n} of the file" for n in range(1, 41)]
+    gap = 1 + BRIDGE_GAP
+    spans = [(1, 5, "a"), (5 + gap, 12, "b"), (13 + gap + 1, 30, "c")]
+    out, left = _bridged(spans, lines, 100)
+    assert out == [(1, 12, "a; b"), (13 + gap + 1, 30, "c")]
+    assert left == 100 - estimate_tokens("\n".join(lines[5 : 4 + gap]))
+    assert _bridged(spans, lines, 0) == (spans, 0)
 
 
 def test_files_outside_the_root_are_never_read(tmp_path):

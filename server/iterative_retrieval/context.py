@@ -50,6 +50,9 @@ MAX_RUN = 50
 CLUSTER_PAD = 3
 ENCLOSING_MAX = 80
 """A passage inside a definition this short shows the whole definition."""
+BRIDGE_GAP = 3
+"""Two regions of a file this few lines apart are shown as one (the budget allowing): a reader
+should not miss the line between two passages."""
 DENSITY_EXP = 0.3
 """Passages rank by worth / length ** this: dense ones first, long ones not crushed."""
 
@@ -233,15 +236,30 @@ def build_context(
     results = []
     for ev in evals:
         lines = lines_of[id(ev)]
-        regions = [
-            Region(a, b, "\n".join(lines[a - 1 : b]), why)
-            for a, b, why in merge_spans(chosen[id(ev)])
-        ]
+        spans, remaining = _bridged(merge_spans(chosen[id(ev)]), lines, remaining)
+        regions = [Region(a, b, "\n".join(lines[a - 1 : b]), why) for a, b, why in spans]
         results.append(
             FileResult(ev.path, ev.relevance, ev.reason, ev.missing, ev.cycle, regions,
                        role=ev.role)
         )
     return results
+
+
+def _bridged(spans: list[tuple[int, int, str]], lines: list[str], remaining: int
+             ) -> tuple[list[tuple[int, int, str]], int]:
+    """Merged spans with the gaps of at most BRIDGE_GAP lines between them filled, while the
+    budget lasts; and what is left of it."""
+    out: list[tuple[int, int, str]] = []
+    for a, b, why in spans:
+        if out and a - out[-1][1] - 1 <= BRIDGE_GAP:
+            cost = _cost(lines, out[-1][1] + 1, a - 1) - 8  # the region's overhead is paid
+            if cost <= remaining:
+                pa, _, pw = out[-1]
+                out[-1] = (pa, b, pw if why == pw else f"{pw}; {why}")
+                remaining -= cost
+                continue
+        out.append((a, b, why))
+    return out, remaining
 
 
 def _share(place: int, ev: Evaluation) -> int:
