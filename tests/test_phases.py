@@ -353,3 +353,22 @@ def test_a_bare_file_name_that_many_files_share_names_none():
     assert path_matches("__init__.py", files) == []
     assert path_matches("pkg3/__init__.py", files) == [3]
     assert sorted(path_matches("core.py", files)) == [10, 11]
+
+
+def test_a_new_name_in_the_task_is_searched_by_its_words(tmp_path):
+    """The task introduces `MousetrapDisplayDuration`: the loop searches its words on their own
+    (the rare `mousetrap` with its own weight), and the reason names the word a file says."""
+    files = {f"src/view_{i}.go": (f"package view\n\n// display the duration of step {i}\n"
+                                  f"func Display{i}(d Duration) {{ show(d) }}\n")
+             for i in range(12)}
+    files["src/hook_windows.go"] = (
+        "package app\n\nimport \"github.com/inconshreveable/mousetrap\"\n\n"
+        "func preExecHook() {\n    if mousetrap.StartedByExplorer() {\n"
+        "        time.Sleep(5 * time.Second)\n    }\n}\n")
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("add variable MousetrapDisplayDuration for how long the mousetrap "
+                       "message stays")
+    words = [c.text for c in res.trace[0].query.keywords]
+    assert "MousetrapDisplayDuration" not in words and "mousetrap" in words
+    assert res.files[0].path == "src/hook_windows.go", [f.path for f in res.files]
+    assert "matches mousetrap" in res.files[0].reason

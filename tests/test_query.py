@@ -229,3 +229,21 @@ def test_component_prefix_is_a_scope_and_stays_in_the_text():
     for text in ("BUG: Solve 2to3 conversion error", "Bug: maximum recursion depth",
                  "Description: the cache grows", "ENH: accept one-off modes", "http://example.com/a: b"):
         assert not any(c.kind == "scope" for c in parse_task(text).keywords), text
+
+
+def test_a_name_the_code_never_says_whole_becomes_its_words():
+    """`MousetrapDisplayDuration` is new: its words, each with its own rarity, stand for it; a
+    name the code has stays one concept, as do single-word names."""
+    from iterative_retrieval.query import unknown_identifiers_as_words
+
+    q = parse_task("add MousetrapDisplayDuration next to MousetrapHelpText, and a `retries` "
+                   "option; the display must wait")
+    known = {"mousetraphelptext", "retri"}
+    out = unknown_identifiers_as_words(q, lambda term: term in known)
+    kinds = {c.text: c.kind for c in out.keywords}
+    assert "MousetrapDisplayDuration" not in kinds
+    assert kinds["MousetrapHelpText"] == "identifier" and kinds["retries"] == "identifier"
+    assert kinds["mousetrap"] == kinds["duration"] == "word"
+    # `display`, a word of the task too, comes once
+    assert [c.text for c in out.keywords].count("display") == 1
+    assert unknown_identifiers_as_words(q, lambda term: True) is q
