@@ -150,7 +150,7 @@ def test_secret_folders_and_names(rel, secret):
 
 def test_each_folder_s_own_include_and_exclude(tmp_path):
     """A root's own include/exclude (a workspace folder's settings) apply to that root only;
-    a run's extra exclude adds to them, its own include replaces them."""
+    a run's extra exclude adds to them, its own include narrows them."""
     from iterative_retrieval.config import Settings
     from iterative_retrieval.engine import Engine
 
@@ -175,3 +175,8 @@ def test_each_folder_s_own_include_and_exclude(tmp_path):
     assert ("one", "tools/throttle_cli.py") in got and ("one", "gen/throttle_table.py") not in got
     got = found(base.merged(include=("src/**",)))
     assert {p for _, p in got} == {"src/throttle.py"}
+    # a run's own include narrows a folder that includes more; it does not widen it
+    engine = Engine([one, two], base, folders={one: Settings(include=("src/**", "gen/**"))})
+    assert {p for r, p in found() if r == "one"} == {"src/throttle.py", "gen/throttle_table.py"}
+    assert {p for r, p in found(base.merged(include=("src/**",))) if r == "one"} \
+        == {"src/throttle.py"}

@@ -325,14 +325,17 @@ class Settings:
 
     def for_folder(self, folder: Settings | None, base: Settings) -> Settings:
         """These settings for one workspace folder: the folder's own values of the
-        FOLDER_SETTINGS in place of `base`'s (the workspace's), where this run kept them or
-        only added patterns after them (a request's `exclude` adds to the configured one)."""
+        FOLDER_SETTINGS in place of `base`'s (the workspace's) where this run kept them; a
+        run's own `include` stands (the folder's index holds only the folder's anyway), and
+        the patterns a run added after the configured `exclude` add to the folder's."""
         if folder is None:
             return self
         mine: dict[str, Any] = {}
         for name in FOLDER_SETTINGS:
             value, was = getattr(self, name), getattr(base, name)
-            if value[:len(was)] == was:
+            if value == was:
+                mine[name] = getattr(folder, name)
+            elif name == EXCLUDE.name and value[:len(was)] == was:
                 mine[name] = getattr(folder, name) + value[len(was):]
         return replace(self, **mine)
 
