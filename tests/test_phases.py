@@ -355,6 +355,19 @@ def test_a_bare_file_name_that_many_files_share_names_none():
     assert sorted(path_matches("core.py", files)) == [10, 11]
 
 
+def test_a_frame_from_another_machine_matches_by_its_folders():
+    """A frame's path that is not here whole matches by its last folders and file name; by the
+    file name alone only a file at the top (the frame's root was this project's), not a file of
+    the same name in another folder (the user's own `basic/test_basic.py`)."""
+    from iterative_retrieval.search import path_matches
+
+    files = {"testing/examples/tests/test_basic.py": 1, "src/app/core.py": 2, "setup.py": 3}
+    assert path_matches("basic/test_basic.py", files) == []
+    assert path_matches("/home/me/proj/app/core.py", files) == [2]
+    assert path_matches("/home/me/proj/setup.py", files) == [3]
+    assert path_matches("/home/me/proj/lib/core.py", files) == []
+
+
 def test_a_new_name_in_the_task_is_searched_by_its_words(tmp_path):
     """The task introduces `MousetrapDisplayDuration`: the loop searches its words on their own
     (the rare `mousetrap` with its own weight), and the reason names the word a file says."""

@@ -127,7 +127,11 @@ def path_matches(
     for k in range(len(segs) - 1, 0, -1):
         tail = "/".join(segs[-k:])
         slash_tail = "/" + tail
+        if k == 1:
+            # the frame's folders are nowhere here: only a file at the top may be it (the
+            # frame's root was this project's), not one of the same name in another folder
+            return [fid for _, low, fid in lowered if low == tail]
         hits = [fid for _, low, fid in lowered if low.endswith(slash_tail) or low == tail]
-        if hits and (k >= 2 or len(hits) <= AMBIGUOUS_NAME):
+        if hits:
             return hits
     return []
