@@ -101,6 +101,18 @@ def test_neovim_script_reports_errors(tmp_path, workspace):
     assert "failed (-32602)" in p.stderr and "'task' is empty" in p.stderr
 
 
+def test_neovim_script_takes_more_retrieve_arguments(tmp_path, workspace):
+    """IR_ARGS adds retrieve arguments: a pinned file comes out marked, an excluded one not at
+    all; an IR_ARGS that is no object is refused."""
+    args = {"pinned": ["src/db/migrations.ts"], "excluded": ["src/auth/tokens.ts"]}
+    p = run_nvim(tmp_path, IR_TASK=TASK, IR_ROOT=str(workspace), IR_ARGS=json.dumps(args))
+    assert p.returncode == 0, p.stderr
+    files = {f["path"]: f["pinned"] for f in json.loads(p.stdout)["files"]}
+    assert files["src/db/migrations.ts"] is True and "src/auth/tokens.ts" not in files
+    p = run_nvim(tmp_path, IR_TASK=TASK, IR_ROOT=str(workspace), IR_ARGS='["src/a.ts"]')
+    assert p.returncode == 1 and "IR_ARGS must be a JSON object" in p.stderr
+
+
 # -- the plugin (clients/neovim/lua/iterative-retrieval) --------------------------------------
 
 PLUGIN = SCRIPT.parent
@@ -125,7 +137,8 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     relevance, band, reason) with the auth files and opens it; progress comes through vim.lsp's
     progress events to status(); :IRCopy a puts the Markdown context in register a;
     :IRContextSelection takes the selected lines as the task; each retrieve sends the current
-    buffer, the other listed buffers and the selected lines, which the reasons then name."""
+    buffer, the other listed buffers and the selected lines, which the reasons then name;
+    :IRPin and :IRExclude keep a file in or out of the next retrieves of its root."""
     if nvim == "missing":
         find_nvim()
     out = tmp_path / "out.json"
@@ -163,6 +176,15 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     assert "the file in the editor's focus" in seen["reasons"]["src/auth/auth.ts"]
     assert "open in the editor" in seen["reasons"]["src/auth/session-manager.ts"]
     assert "selected lines 2-2 in the editor" in seen["selection_reasons"]["src/invoice-notes.ts"]
+    # :IRPin and :IRExclude steer the next :IRContext of the root; :IRForget drops them
+    assert seen["steer"] == {"pinned": [(ws / "src/db/migrations.ts").as_uri()],
+                             "excluded": [(ws / "src/auth/tokens.ts").as_uri()]}
+    assert seen["steered"]["src/db/migrations.ts"] is True
+    assert "src/auth/tokens.ts" not in seen["steered"]
+    assert not any(seen["steered"][p] for p in AUTH_TOP4 - {"src/auth/tokens.ts"})
+    assert any(re.match(r"^\d\.\d\d \w+, pinned: ", t) for t in seen["steered_qf"]), \
+        seen["steered_qf"]
+    assert seen["forgotten"] == []
 
 
 def test_readme_lazy_spec_names_the_plugin_folder():

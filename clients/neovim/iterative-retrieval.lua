@@ -12,6 +12,8 @@
 --   IR_SERVER      the server command as a JSON array (default: ["iterative-retrieval","serve"])
 --   IR_OPTIONS     initializationOptions as a JSON object, e.g. {"maxCycles":2,"cacheDir":"/tmp/c"}
 --   IR_TIMEOUT_MS  how long to wait for the server (default 60000)
+--   IR_ARGS        more retrieve arguments as a JSON object (docs/lsp.md), e.g.
+--                  {"pinned":["src/a.ts"],"excluded":["src/b.ts"],"maxCycles":2}
 -- The result goes to stdout; progress ("[progress] cycle 1/3: evaluating 14 candidates") and
 -- errors go to stderr. Exit status: 0 on success, 1 on any error.
 --
@@ -57,6 +59,7 @@ local format = env("IR_FORMAT", "json")
 local timeout = tonumber(env("IR_TIMEOUT_MS", "60000"))
 local cmd = decode("IR_SERVER", env("IR_SERVER", '["iterative-retrieval", "serve"]'))
 local options = decode("IR_OPTIONS", env("IR_OPTIONS", "{}"))
+local extra = decode("IR_ARGS", env("IR_ARGS", "{}"))
 if vim.tbl_isempty(options) then
   options = vim.empty_dict()
 end
@@ -111,6 +114,15 @@ elseif format ~= "json" then
   err("IR_FORMAT must be json, markdown or xml, not " .. format)
   return finish(1)
 end
+local keyed = type(extra) == "table"
+for k in pairs(keyed and extra or {}) do
+  keyed = keyed and type(k) == "string"
+end
+if not keyed then
+  err("IR_ARGS must be a JSON object of retrieve arguments")
+  return finish(1)
+end
+argument = vim.tbl_extend("force", extra, argument)
 
 local done, answer, failure = false, nil, nil
 local params = { command = command, arguments = { argument } }

@@ -68,6 +68,25 @@ local ok, err = pcall(function()
   for _, f in ipairs(ir.last.result.files) do
     out.selection_reasons[f.path] = f.reason
   end
+  -- :IRPin the current buffer's file (migrations.ts, which the task alone does not bring),
+  -- :IRExclude tokens.ts by name, then the task again; :IRForget drops both.
+  vim.cmd("edit " .. vim.fn.fnameescape(os.getenv("IR_ROOT") .. "/src/db/migrations.ts"))
+  vim.cmd("IRPin")
+  vim.cmd("IRExclude " .. vim.fn.fnameescape(os.getenv("IR_ROOT") .. "/src/auth/tokens.ts"))
+  out.steer = ir.steer_arguments(out.root)
+  vim.fn.setqflist({}, "r")
+  vim.cmd("IRContext " .. os.getenv("IR_TASK"))
+  vim.wait(90000, function() return #vim.fn.getqflist() > 0 end, 50)
+  out.steered = {}
+  for _, f in ipairs(ir.last.result.files) do
+    out.steered[f.path] = f.pinned or false
+  end
+  out.steered_qf = {}
+  for _, it in ipairs(vim.fn.getqflist()) do
+    table.insert(out.steered_qf, it.text)
+  end
+  vim.cmd("IRForget")
+  out.forgotten = ir.steer_arguments(out.root)
 end)
 if not ok then
   out.error = tostring(err)

@@ -12,6 +12,11 @@
 -- :IRCopy [register]         the last result as Markdown for a chat, into a register
 --                            (default: "+" where a clipboard exists, else the unnamed one)
 -- :IRStatus                  the index state
+-- :IRPin [file]              always hand out this file (default: the current buffer's), marked
+--                            pinned, in every :IRContext of its root until :IRUnpin or :IRForget
+-- :IRUnpin [file]            no longer
+-- :IRExclude [file]          never hand out this file (until :IRForget)
+-- :IRForget                  the root's pins and excludes, all of them
 --
 -- Progress ("cycle 2/3: evaluating 41 candidates") comes through vim.lsp's progress: the
 -- LspProgress event (0.10+) or User LspProgressUpdate (0.7 to 0.9), and `status()` for a
@@ -49,6 +54,7 @@ local progress = {} -- client id -> last progress message
 local seen = {} -- client id -> progress token -> what was last reported (before 0.10)
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
+M.steer = {} -- root -> { pinned = { path, ... }, excluded = { path, ... } } (absolute paths)
 
 local function notify(msg, level)
   vim.notify("iterative-retrieval: " .. msg, level or vim.log.levels.INFO)
@@ -233,10 +239,50 @@ function M.quickfix_items(result, root)
       lnum = first and first.start_line or 1,
       end_lnum = first and first.end_line or nil,
       col = 1,
-      text = string.format("%.2f %s: %s", f.relevance or 0, f.band or "", f.reason or ""),
+      text = string.format("%.2f %s%s: %s", f.relevance or 0, f.band or "",
+        f.pinned and ", pinned" or "", f.reason or ""),
     })
   end
   return items
+end
+
+--- The root's pins and excludes as retrieve arguments (`pinned`, `excluded`: file URIs).
+function M.steer_arguments(root)
+  local mine = M.steer[root] or {}
+  local args = {}
+  for _, key in ipairs({ "pinned", "excluded" }) do
+    if mine[key] and #mine[key] > 0 then
+      args[key] = vim.tbl_map(vim.uri_from_fname, mine[key])
+    end
+  end
+  return args
+end
+
+--- Adds (`on`) or removes `file` (default: the current buffer's) in the root's `key` list
+--- ("pinned" or "excluded"); a file is never both.
+function M.steer_file(key, file, on)
+  local path = file and file ~= "" and vim.fn.fnamemodify(vim.fn.expand(file), ":p")
+    or vim.api.nvim_buf_get_name(0)
+  if path == "" or vim.fn.filereadable(path) ~= 1 then
+    notify("no file to " .. (key == "pinned" and "pin" or "exclude") .. ": give one, or open it", vim.log.levels.WARN)
+    return
+  end
+  local root = M.root_for(path)
+  if path:sub(1, #root + 1) ~= root .. "/" then
+    notify(path .. " is outside the workspace root " .. root, vim.log.levels.WARN)
+    return
+  end
+  local mine = M.steer[root] or { pinned = {}, excluded = {} }
+  M.steer[root] = mine
+  for _, k in ipairs({ "pinned", "excluded" }) do
+    mine[k] = vim.tbl_filter(function(p) return p ~= path end, mine[k])
+  end
+  if on then
+    table.insert(mine[key], path)
+  end
+  local rel = path:sub(#root + 2)
+  notify(string.format("%s %s: the next :IRContext %s", on and (key == "pinned" and "pinned" or "excluded") or "released", rel,
+    on and (key == "pinned" and "always hands it out" or "never hands it out") or "ranks it as any file"))
 end
 
 --- Ranks the files `task` needs and puts them in the quickfix list. `opts.lines`: the selected
@@ -249,7 +295,8 @@ function M.context(task, opts)
     return
   end
   local root = opts.root or M.root_for()
-  local argument = vim.tbl_extend("force", { task = task }, M.editor_hints(root, opts.lines), opts.arguments or {})
+  local argument = vim.tbl_extend("force", { task = task }, M.editor_hints(root, opts.lines),
+    M.steer_arguments(root), opts.arguments or {})
   M.execute(root, "iterativeRetrieval.retrieve", argument, function(err, result)
     if err then
       notify("retrieve failed: " .. tostring(err.message or err), vim.log.levels.ERROR)
@@ -377,6 +424,20 @@ function M.setup(opts)
   vim.api.nvim_create_user_command("IRStatus", function()
     M.index_status()
   end, { desc = "iterative-retrieval: the index state" })
+  vim.api.nvim_create_user_command("IRPin", function(c)
+    M.steer_file("pinned", c.args, true)
+  end, { nargs = "?", complete = "file", desc = "iterative-retrieval: always hand out this file" })
+  vim.api.nvim_create_user_command("IRUnpin", function(c)
+    M.steer_file("pinned", c.args, false)
+  end, { nargs = "?", complete = "file", desc = "iterative-retrieval: no longer pin this file" })
+  vim.api.nvim_create_user_command("IRExclude", function(c)
+    M.steer_file("excluded", c.args, true)
+  end, { nargs = "?", complete = "file", desc = "iterative-retrieval: never hand out this file" })
+  vim.api.nvim_create_user_command("IRForget", function()
+    local root = M.root_for()
+    M.steer[root] = nil
+    notify("forgot the pins and excludes of " .. root)
+  end, { desc = "iterative-retrieval: forget the root's pins and excludes" })
 end
 
 return M
