@@ -6,7 +6,8 @@
 // one progress place), opens files and regions from the tree, saves the screenshot, kills the
 // server process and sees the extension restart it and say so, then (unless E2E_QUICK=1) opens the
 // walkthrough, excludes a file from the context menu, pins one (it stays in another task's result
-// and across a reload of the window) and unpins it, checks that server.pythonPath and
+// and across a reload of the window) and unpins it, pins from an editor tab's menu and unpins from
+// the Explorer's, checks that server.pythonPath and
 // server.command win over the bundled server, cancels a slow retrieval from the view's Cancel
 // action, and points the Python setting nowhere to see the one "no Python" message. Prints
 // "N passed, M failed" and exits non-zero on any failure.
@@ -539,6 +540,34 @@ async function main() {
         // the rerun's result: its summary, and no pin any more
         await row(TASK).locator('.label-description', { hasText: /\d+ files? ·/, hasNotText: 'pinned' }).waitFor({ timeout: 60000 });
         if ((await rows.locator('.label-description', { hasText: /^pinned · / }).count()) !== 0) throw new Error('a row is still marked pinned');
+      });
+
+      await check('an editor tab\'s context menu pins its file, the Explorer\'s unpins it', async () => {
+        await row(pinnedFile).click();
+        const tab = page.locator('.tabs-container .tab.active', { hasText: pinnedFile });
+        await tab.waitFor({ timeout: 15000 });
+        await tab.click({ button: 'right' });
+        const pin = page.locator('.context-view .action-label', { hasText: 'Pin This File and Rerun' });
+        await pin.hover();
+        await pin.click();
+        await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 15000 });
+        await row(TASK).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 60000 });
+        if (!(await descriptionOf(pinnedFile)).startsWith('pinned · ')) throw new Error(`${pinnedFile} not pinned from its tab`);
+        // The Explorer reveals the active editor's file; its row's menu offers Unpin now.
+        await palette('View: Show Explorer');
+        const entry = page.locator('.explorer-folders-view .monaco-list-row.selected', { hasText: pinnedFile });
+        await entry.waitFor({ timeout: 20000 });
+        await entry.click({ button: 'right' });
+        const unpin = page.locator('.context-view .action-label', { hasText: 'Unpin This File' });
+        await unpin.hover();
+        await unpin.click();
+        await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 15000 });
+        // Back to the view by its focus command (a click on its icon would hide it if the
+        // Unpin's rerun had already brought it back).
+        await palette('Iterative Retrieval: Focus on Context View');
+        await row(TASK).locator('.label-description', { hasText: /\d+ files? ·/, hasNotText: 'pinned' }).waitFor({ timeout: 60000 });
+        if ((await rows.locator('.label-description', { hasText: /^pinned · / }).count()) !== 0) throw new Error('a row is still marked pinned after the Explorer\'s Unpin');
+        await palette('View: Close Editor');
       });
 
       await check('the walkthrough opens with its steps', async () => {
