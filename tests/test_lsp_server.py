@@ -581,6 +581,17 @@ async def test_a_folder_s_own_include_and_exclude(two_folder_client: LanguageCli
     assert any("folder" in m.message and "own settings" in m.message
                for m in client.log_messages)
 
+    # another setting of the workspace changes: the folders' indexes stay as they are
+    def rebuilds() -> int:
+        return sum("rebuilding the engine" in m.message for m in client.log_messages)
+
+    before = rebuilds()
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"iterativeRetrieval": {"maxCycles": 1}}))
+    st = await command(client, "iterativeRetrieval.status")  # answered after the push is applied
+    assert st["settings"]["maxCycles"] == 1
+    assert rebuilds() == before
+
 
 async def test_bad_initialization_options_fall_back_to_defaults(bare_client: LanguageClient):
     """Bad options are reported and replaced by defaults; a client without progress still works."""

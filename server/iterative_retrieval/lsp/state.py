@@ -65,6 +65,12 @@ class Buffers:
             self._latest.pop(path, None)
 
 
+def _scopes(folders: dict[Path, Settings]) -> dict[Path, tuple[Any, ...]]:
+    """What of each folder's own settings decides its index (a change of another setting of
+    the workspace does not rebuild the engine)."""
+    return {root: tuple(getattr(s, k) for k in FOLDER_SETTINGS) for root, s in folders.items()}
+
+
 class RetrievalServer(LanguageServer):
     """The server's state; handlers are registered on it by `server.create_server`."""
 
@@ -220,7 +226,7 @@ class RetrievalServer(LanguageServer):
         engine = self.host.engine
         if engine is not None and (
             any(getattr(old, f) != getattr(new, f) for f in INDEX_SETTINGS)
-            or engine.folders != self.effective_folders()
+            or _scopes(engine.folders) != _scopes(self.effective_folders())
         ):
             self.log_client("index settings changed: rebuilding the engine")
             self.set_roots(list(engine.roots))
