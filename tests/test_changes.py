@@ -118,6 +118,11 @@ def test_files_that_changed_together_with_the_work_before(tmp_path):
     assert invoice.reason == "changed with cart.py before (3 of 4 commits)"
     assert ch.files["shop/shipping.py"].kind == "recent"  # never with the cart
     assert "shop/search.py" not in ch.files  # only in the root commit
+    # the history is read once per HEAD: a new commit is in the next answer
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount, again\n")
+    git(root, "commit", "-qam", "cart discount, again")
+    again = read_changes(root, now=time.time() + 30 * 86400)
+    assert again.files["shop/invoice.py"].reason == "changed with cart.py before (3 of 5 commits)"
     from iterative_retrieval.changes import coupled
 
     history = [frozenset({"a", "b"}), frozenset({"a", "b"}), frozenset({"a", "c"}),
