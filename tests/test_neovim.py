@@ -185,6 +185,16 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     assert any(re.match(r"^\d\.\d\d \w+, pinned: ", t) for t in seen["steered_qf"]), \
         seen["steered_qf"]
     assert seen["forgotten"] == []
+    assert seen["capped"] == [200, (ws / "f6.ts").as_uri(), (ws / "f205.ts").as_uri()]
+
+
+def test_the_plugin_caps_hint_lists_as_the_server_does():
+    """The plugin's MAX_HINT_PATHS, which Lua cannot import, is contract.py's."""
+    from iterative_retrieval.contract import MAX_HINT_PATHS
+
+    source = (PLUGIN / "lua" / "iterative-retrieval" / "init.lua").read_text()
+    m = re.search(r"^local MAX_HINT_PATHS = (\d+)", source, re.M)
+    assert m and int(m.group(1)) == MAX_HINT_PATHS
 
 
 def test_readme_lazy_spec_names_the_plugin_folder():

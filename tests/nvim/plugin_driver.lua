@@ -87,6 +87,14 @@ local ok, err = pcall(function()
   end
   vim.cmd("IRForget")
   out.forgotten = ir.steer_arguments(out.root)
+  -- more pins than a hint list may hold: the newest are sent
+  ir.steer[out.root] = { pinned = {}, excluded = {} }
+  for i = 1, 205 do
+    table.insert(ir.steer[out.root].pinned, out.root .. "/f" .. i .. ".ts")
+  end
+  local capped = ir.steer_arguments(out.root).pinned
+  out.capped = { #capped, capped[1], capped[#capped] }
+  ir.steer[out.root] = nil
 end)
 if not ok then
   out.error = tostring(err)

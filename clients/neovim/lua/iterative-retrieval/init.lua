@@ -251,8 +251,9 @@ function M.steer_arguments(root)
   local mine = M.steer[root] or {}
   local args = {}
   for _, key in ipairs({ "pinned", "excluded" }) do
-    if mine[key] and #mine[key] > 0 then
-      args[key] = vim.tbl_map(vim.uri_from_fname, mine[key])
+    local paths = mine[key] or {}
+    if #paths > 0 then -- the newest MAX_HINT_PATHS: the server takes no more
+      args[key] = vim.tbl_map(vim.uri_from_fname, vim.list_slice(paths, math.max(1, #paths - MAX_HINT_PATHS + 1)))
     end
   end
   return args
