@@ -493,13 +493,24 @@ async function main() {
       });
 
       /** Runs a row's context-menu item, pointing at it first as a hand does (see the exclude check). */
-      async function rowMenu(name, title) {
-        await row(name).click({ button: 'right' });
-        const item = page.locator('.context-view .action-label', { hasText: title });
-        await item.hover();
-        await page.waitForTimeout(300);
-        await item.click();
+      /**
+       * Picks `title` from `target`'s context menu with the keyboard (a click may come while the
+       * menu still ignores the mouse), then waits until the menu is closed.
+       */
+      async function contextMenu(target, title) {
+        await target.click({ button: 'right' });
+        const menu = page.locator('.context-view .monaco-menu');
+        await menu.locator('.action-label', { hasText: title }).waitFor({ timeout: 15000 });
+        const focused = menu.locator('.action-item.focused', { hasText: title });
+        const items = await menu.locator('.action-item:not(.disabled) .action-label:not(.separator)').count();
+        for (let i = 0; i <= items && !(await focused.count()); i++) {
+          await page.keyboard.press('ArrowDown');
+        }
+        if (!(await focused.count())) throw new Error(`"${title}" never got the focus in the menu`);
+        await page.keyboard.press('Enter');
+        await menu.waitFor({ state: 'hidden', timeout: 15000 });
       }
+      const rowMenu = (name, title) => contextMenu(row(name), title);
       const descriptionOf = (name) => row(name).locator('.label-description').innerText();
       let pinnedFile;
 
@@ -546,22 +557,14 @@ async function main() {
         await row(pinnedFile).click();
         const tab = page.locator('.tabs-container .tab.active', { hasText: pinnedFile });
         await tab.waitFor({ timeout: 15000 });
-        await tab.click({ button: 'right' });
-        const pin = page.locator('.context-view .action-label', { hasText: 'Pin This File and Rerun' });
-        await pin.hover();
-        await pin.click();
-        await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 15000 });
+        await contextMenu(tab, 'Pin This File and Rerun');
         await row(TASK).locator('.label-description', { hasText: '1 pinned' }).waitFor({ timeout: 60000 });
         if (!(await descriptionOf(pinnedFile)).startsWith('pinned · ')) throw new Error(`${pinnedFile} not pinned from its tab`);
         // The Explorer reveals the active editor's file; its row's menu offers Unpin now.
         await palette('View: Show Explorer');
         const entry = page.locator('.explorer-folders-view .monaco-list-row.selected', { hasText: pinnedFile });
         await entry.waitFor({ timeout: 20000 });
-        await entry.click({ button: 'right' });
-        const unpin = page.locator('.context-view .action-label', { hasText: 'Unpin This File' });
-        await unpin.hover();
-        await unpin.click();
-        await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: 15000 });
+        await contextMenu(entry, 'Unpin This File');
         // Back to the view by its focus command (a click on its icon would hide it if the
         // Unpin's rerun had already brought it back).
         await palette('Iterative Retrieval: Focus on Context View');
