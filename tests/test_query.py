@@ -152,6 +152,24 @@ ValueError: bad record'''
     assert k["save_record"] == "identifier"
 
 
+def test_frames_nearest_the_error_weigh_most_in_each_language_s_order():
+    """pytest prints `path.py:12: in f` frames, no `File "…"` line, and still ends at the error,
+    as every Python traceback does; a Node stack starts there."""
+    pytest_style = """collecting fails
+/usr/lib/python3.8/site-packages/_pytest/runner.py:341: in from_call
+    result = func()
+src/pkg/collect.py:531: in collect
+    self._inject()
+src/pkg/rewrite.py:760: in is_rewrite_disabled
+    return "X" in docstring
+E   TypeError: argument of type 'int' is not iterable"""
+    w = {c.text: c.weight for c in parse_task(pytest_style).keywords if c.kind == "frame"}
+    assert w["src/pkg/rewrite.py"] > w["src/pkg/collect.py"]
+    node = "boom\n    at f (src/a/raise.js:3:1)\n    at g (src/a/caller.js:9:2)"
+    w = {c.text: c.weight for c in parse_task(node).keywords if c.kind == "frame"}
+    assert w["src/a/raise.js"] > w["src/a/caller.js"]
+
+
 def test_js_frames_and_backticks():
     """Node frames and identifiers in backticks are strong evidence; node_modules frames come last."""
     task = "`refreshToken` throws\n    at x (node_modules/a/b.js:1:1)\n    at refresh (src/auth/tokens.ts:10:5)\n    at f (node:internal/x.js:1:1)"

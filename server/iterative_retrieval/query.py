@@ -179,7 +179,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     # very project, so it counts too, at half weight: its suffix matches only if it is
     # Python tracebacks end where the error was raised, JS stacks start there: the frames
     # nearest the error weigh most
-    py_order = bool(_PY_FRAME_RE.search(text))
+    py_order = bool(_PY_FRAME_RE.search(text)) or _mostly_python(frames)
     last_seen = {fr.path: i for i, fr in enumerate(frames)}
     paths_in_order = sorted(last_seen, key=last_seen.__getitem__)
     if not py_order:
@@ -405,6 +405,13 @@ def _path_stems(path: str) -> list[str]:
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     stem_name = name.rsplit(".", 1)[0]
     return [stem(t) for t in identifier_terms(stem_name)] or [stem(stem_name.lower())]
+
+
+def _mostly_python(frames: list[Frame]) -> bool:
+    """Python tracebacks in any format (pytest's `path.py:12: in f` too) end at the error;
+    every other language's stack starts there."""
+    py = sum(fr.path.endswith((".py", ".pyx")) for fr in frames)
+    return py * 2 > len(frames)
 
 
 def _frames(text: str) -> list[Frame]:
