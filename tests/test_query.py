@@ -170,6 +170,34 @@ E   TypeError: argument of type 'int' is not iterable"""
     assert w["src/a/raise.js"] > w["src/a/caller.js"]
 
 
+def test_ipython_and_jupyter_tracebacks_name_their_frames():
+    """A notebook's traceback writes `path.py in func(args)` with the line on the `-->` arrow
+    below (IPython 8: `File path.py:12, in f`); an installed copy is this project's too."""
+    old = """---------------------------------------------------------------------------
+TypeError                                 Traceback (most recent call last)
+<ipython-input-5-6dcbddac1ee2> in <module>
+----> 1 p + 2.0 * q
+
+~/env/lib/python3.6/site-packages/geom/point.py in __add__(self, other)
+    219         try:
+--> 220             s, o = Point._normalize(self, Point(other))
+    221         except TypeError:
+
+~/env/lib/python3.6/site-packages/geom/util.py in _normalize(*points)
+--> 41     raise GeometryError("bad")
+
+GeometryError: bad"""
+    q = parse_task(old)
+    got = {(f.path.rsplit("site-packages/", 1)[-1], f.line, f.function) for f in q.frames}
+    assert got == {("geom/point.py", 220, "__add__"), ("geom/util.py", 41, "_normalize")}
+    w = {c.text.rsplit("site-packages/", 1)[-1]: c.weight for c in q.keywords
+         if c.kind == "frame"}
+    assert w["geom/util.py"] > w["geom/point.py"]  # nearest the error, last
+    new = "boom\nFile ~/env/lib/python3.10/site-packages/geom/point.py:220, in Point.__add__(self)"
+    assert [(f.path.rsplit("site-packages/", 1)[-1], f.line) for f in parse_task(new).frames] \
+        == [("geom/point.py", 220)]
+
+
 def test_js_frames_and_backticks():
     """Node frames and identifiers in backticks are strong evidence; node_modules frames come last."""
     task = "`refreshToken` throws\n    at x (node_modules/a/b.js:1:1)\n    at refresh (src/auth/tokens.ts:10:5)\n    at f (node:internal/x.js:1:1)"

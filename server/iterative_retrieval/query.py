@@ -70,6 +70,10 @@ _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?"
 _DOTNET_FRAME_RE = re.compile(
     r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in "
     r"((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
+# IPython and Jupyter: `~/env/site-packages/pkg/mod.py in func(self, x)`, its line on the
+# `--> 220` arrow below
+_IPY_FRAME_RE = re.compile(r"^[ \t]*(\S+\.pyx?) in ([\w.<>]+)\(", re.M)
+_IPY_ARROW_RE = re.compile(r"^-*>[ \t]*(\d+)", re.M)
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
 # File extensions that make a bare name (`tokens.py`, `Cart.vue`) a path, and a `name.ext:12` a
 # frame
@@ -418,6 +422,11 @@ def _frames(text: str) -> list[Frame]:
     frames: list[Frame] = []
     for path, line, fn in _PY_FRAME_RE.findall(text):
         frames.append(Frame(_clean_path(path), int(line), fn or None))
+    for m in _IPY_FRAME_RE.finditer(text):
+        nxt = _IPY_FRAME_RE.search(text, m.end())
+        arrow = _IPY_ARROW_RE.search(text, m.end(), nxt.start() if nxt else len(text))
+        frames.append(Frame(_clean_path(m.group(1)), int(arrow.group(1)) if arrow else None,
+                            m.group(2).split(".")[-1]))
     for fn, path, line in _JS_FRAME_RE.findall(text):
         if path.startswith("node:") or "/" not in path and "." not in path:
             continue
