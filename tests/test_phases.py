@@ -132,6 +132,24 @@ def test_a_java_stack_trace_ranks_the_frame_that_threw_first(tmp_path):
     assert "named in the task" in res.files[0].reason
 
 
+def test_a_java_frame_s_package_tells_apart_files_of_one_name(tmp_path):
+    """Two `InvoiceService.java`: the frame's package (`com.example.billing`) says which threw."""
+    legacy = {"src/main/java/com/example/legacy/InvoiceService.java": (
+        "package com.example.legacy;\n\npublic class InvoiceService {\n"
+        "    public long computeTotal(Object lines) { return 0; }\n}\n")}
+    eng, _ = engine_for(tmp_path, {**JAVA_BILLING, **legacy})
+    res = eng.retrieve(
+        "NullPointerException in checkout\n"
+        "\tat com.example.billing.InvoiceService.computeTotal(InvoiceService.java:9)\n"
+        "\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1541)\n")
+    paths = [f.path for f in res.files]
+    assert paths[0] == "src/main/java/com/example/billing/InvoiceService.java", paths
+    legacy_at = paths.index("src/main/java/com/example/legacy/InvoiceService.java") \
+        if "src/main/java/com/example/legacy/InvoiceService.java" in paths else len(paths)
+    assert legacy_at > 1 and "named in the task" not in (
+        res.files[legacy_at].reason if legacy_at < len(paths) else "")
+
+
 def test_graph_links_importers(tmp_path):
     """A file importing a strong candidate is linked to it in the reason."""
     eng, idx = engine_for(tmp_path)

@@ -198,6 +198,27 @@ GeometryError: bad"""
         == [("geom/point.py", 220)]
 
 
+def test_jvm_frames_name_the_package_s_file_and_drop_the_platform_s():
+    """`at com.acme.billing.Invoice.total(Invoice.java:42)`: the file lies in the package's
+    folders, the frame names its method (a constructor, its class); `java.lang` frames are the
+    JDK's, not the project's."""
+    task = """NullPointerException when saving
+Exception in thread "main" java.lang.NullPointerException: name
+\tat com.acme.billing.Invoice.total(Invoice.java:42)
+\tat com.acme.billing.Invoice$Line.<init>(Invoice.java:88)
+\tat com.acme.App.main(App.kt:12)
+\tat java.base/java.lang.Thread.run(Thread.java:829)"""
+    q = parse_task(task)
+    assert [(f.path, f.line, f.function) for f in q.frames] == [
+        ("com/acme/billing/Invoice.java", 42, "total"),
+        ("com/acme/billing/Invoice.java", 88, "Line"),
+        ("com/acme/App.kt", 12, "main"),
+    ]
+    w = {c.text: c.weight for c in q.keywords if c.kind in ("frame", "path")}
+    assert set(w) == {"com/acme/billing/Invoice.java", "com/acme/App.kt"}
+    assert w["com/acme/billing/Invoice.java"] > w["com/acme/App.kt"]  # a JVM stack starts there
+
+
 def test_js_frames_and_backticks():
     """Node frames and identifiers in backticks are strong evidence; node_modules frames come last."""
     task = "`refreshToken` throws\n    at x (node_modules/a/b.js:1:1)\n    at refresh (src/auth/tokens.ts:10:5)\n    at f (node:internal/x.js:1:1)"

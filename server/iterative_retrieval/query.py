@@ -95,6 +95,11 @@ _WIN_PATH_RE = re.compile(r"(?<![\w\\/])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+\
 _BLOB_URL_RE = re.compile(
     r"\bhttps?://[\w.-]+/[\w.-]+/[\w.-]+/(?:-/)?(?:blob|src)/[\w.-]+/([\w./@-]+\.\w{1,5})"
     r"(?:#L?(\d+)(?:-L?\d+)?)?")
+# JVM: `at com.acme.billing.Invoice$Line.total(Invoice.java:42)`, the package its folders;
+# a `java.base/` module prefix is dropped, the platform's own frames (`java.lang.Thread`) too
+_JVM_FRAME_RE = re.compile(r"\bat (?:[\w.-]+/)?((?:[a-z_][\w]*\.)*)([\w$]+)\.([\w$<>]+)"
+                           r"\(([\w$-]+\.(?:java|kt|kts|scala|groovy)):(\d+)\)")
+_JVM_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scala.")
 _WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
@@ -161,6 +166,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     """Build the first cycle's query from the task text."""
     text = _WIN_PATH_RE.sub(_posix_path, _strip_noise(task[:MAX_TASK_CHARS]))
     text = _BLOB_URL_RE.sub(_blob_path, text)
+    text = _JVM_FRAME_RE.sub(_jvm_frame, text)
     kind, scopes, text = conventional_header(text)
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
@@ -350,6 +356,17 @@ def _strip_locations(text: str) -> str:
 def _blob_path(m: re.Match) -> str:
     """A permalink as the `path:line` (or path) it points at."""
     return f" {m.group(1)}:{m.group(2)} " if m.group(2) else f" {m.group(1)} "
+
+
+def _jvm_frame(m: re.Match) -> str:
+    """A JVM frame as the Node-style frame the frame reader knows (`at total (a/b/X.java:42)`)."""
+    package = m.group(1)
+    if package.startswith(_JVM_PLATFORM):
+        return " "
+    folders = package.replace(".", "/")
+    # a constructor (`<init>`) is its class's name
+    method = m.group(2).rsplit("$", 1)[-1] if m.group(3).startswith("<") else m.group(3)
+    return f"at {method} ({folders}{m.group(4)}:{m.group(5)})"
 
 
 def _posix_path(m: re.Match) -> str:
