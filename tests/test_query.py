@@ -219,6 +219,27 @@ Exception in thread "main" java.lang.NullPointerException: name
     assert w["com/acme/billing/Invoice.java"] > w["com/acme/App.kt"]  # a JVM stack starts there
 
 
+def test_a_language_s_own_frames_are_left_out_and_installed_copies_weigh_half():
+    """Go's GOROOT and Rust's std are never the project; a copy in Go's module cache, Cargo's
+    registry or a gem folder may be (at half weight); GOPATH/src/github.com/… is the project."""
+    task = """panic: runtime error: invalid memory address or nil pointer dereference
+goroutine 1 [running]:
+\t/home/me/shop/billing/invoice.go:42 +0x1d
+\t/home/me/go/pkg/mod/github.com/acme/shop@v1.2.0/web/checkout.go:12
+\t/usr/local/go/src/net/http/server.go:2109 +0x2f
+\t/opt/homebrew/Cellar/go/1.21.0/libexec/src/runtime/panic.go:260 +0x2f
+\t/home/me/go/src/github.com/acme/shop/main.go:9 +0x2f
+   at /rustc/90c541806f23a127002de5b4038be731ba1458ca/library/std/src/panicking.rs:584:5
+   at /home/me/.cargo/registry/src/github.com-1ecc6299db9ec823/clap-2.33.0/src/parser.rs:123:4
+/usr/lib/ruby/gems/3.0.0/gems/sinatra-2.1.0/lib/sinatra/base.rb:1234:in 'call'"""
+    w = {c.text.rsplit("/", 2)[-2] + "/" + c.text.rsplit("/", 1)[-1]: c.weight
+         for c in parse_task(task).keywords if c.kind == "frame"}
+    assert set(w) == {"billing/invoice.go", "web/checkout.go", "shop/main.go", "src/parser.rs",
+                      "sinatra/base.rb"}
+    for installed in ("web/checkout.go", "src/parser.rs", "sinatra/base.rb"):
+        assert w[installed] < w["shop/main.go"] < w["billing/invoice.go"], installed
+
+
 def test_js_frames_and_backticks():
     """Node frames and identifiers in backticks are strong evidence; node_modules frames come last."""
     task = "`refreshToken` throws\n    at x (node_modules/a/b.js:1:1)\n    at refresh (src/auth/tokens.ts:10:5)\n    at f (node:internal/x.js:1:1)"

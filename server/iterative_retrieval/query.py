@@ -467,8 +467,14 @@ def _frames(text: str) -> list[Frame]:
 
 
 _STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)"
-                        r"|^<frozen|^<string>|^internal/|^node:")
-_THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules")
+                        r"|^<frozen|^<string>|^internal/|^node:"
+                        # Go's own (GOROOT/src/net/http/…, not GOPATH/src/github.com/…), Rust's
+                        r"|(?:^|/)(?:go|Go|go-?[\d.]+)(?:/[\d.]+)?/(?:libexec/)?src/(?![\w-]+\.[\w.-]+/)"
+                        r"|^/rustc/[0-9a-f]+/")
+_THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules|/pkg/mod/[^@\s]+@"
+                             r"|\.cargo/registry/|/gems/[\w.-]+-\d[\w.]*/")
+"""An installed copy (pip, npm, Go's module cache, Cargo's registry, a gem): it may be this very
+project, at half weight (its path inside the package is what can match)."""
 
 
 def _paths(text: str) -> list[str]:
