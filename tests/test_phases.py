@@ -219,6 +219,19 @@ def test_a_gap_nothing_in_the_repository_matches_is_not_critical(tmp_path):
                                                                 "my_local_helper"}
 
 
+def test_a_command_line_s_plain_words_are_no_critical_gap(tmp_path):
+    """`tox -e py37` and `pytest -rs` name a command, its flags and an environment, which no
+    cycle needs to find; a code-shaped name the task says in backticks keeps the loop going."""
+    eng, idx = engine_for(tmp_path)
+    task = "`InvoiceTotal` is wrong with `frobnicate_widget` when run as `tox -e py37 -- -rs`"
+    q, run, _, evals = run_cycle(eng, idx, task)
+    kinds = {c.text: c.kind for c in q.keywords}
+    assert kinds.get("py37") == "identifier" and kinds.get("tox") == "identifier", kinds
+    gaps = find_gaps(evals, list(q.keywords), lambda c: True)  # as if the repository said all
+    assert {"tox", "py37"} <= set(gaps.weak), gaps
+    assert "frobnicate_widget" in gaps.critical, gaps
+
+
 def test_merge_spans_and_token_estimate():
     """Overlapping or adjacent spans merge; the estimate is about four characters a token."""
     assert merge_spans([(5, 9, "a"), (1, 3, "b"), (4, 4, "c"), (20, 22, "d")]) == [

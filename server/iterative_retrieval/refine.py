@@ -19,7 +19,7 @@ from .config import ablated
 from .graph import Use
 from .index import Index, classify
 from .models import Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
-from .query import STOP_WORDS, TASK_VERBS, W_IDENT
+from .query import STOP_WORDS, TASK_VERBS, W_IDENT, looks_like_identifier
 from .run import Run
 from .search import SearchCache
 from .synonyms import synonyms
@@ -93,7 +93,9 @@ def find_gaps(
 
 def _meant(c: Concept, about_tests: bool) -> bool:
     if c.kind == "identifier":
-        return c.weight >= W_IDENT
+        # a plain word in backticks (`tox -e py37`, `pytest -rs`) may be a command, a flag or
+        # an environment's name: only a code-shaped name is one the result owes the task
+        return c.weight >= W_IDENT and looks_like_identifier(c.text)
     if c.kind in ("path", "frame") and not about_tests:
         return classify(c.text.lower(), None) != "test"
     return True
