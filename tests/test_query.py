@@ -46,14 +46,17 @@ def test_tex_quotes_are_a_message_and_flags_are_no_paths():
 
 
 def test_error_reports_of_other_languages():
-    """An exception heading is no component scope; PHP's `file.php(17)` frames keep their name."""
+    """An exception heading is no component scope; PHP's `file.php(17)` frames keep their name and
+    line."""
     for head in ("System.NullReferenceException: Object reference not set to an instance",
                  "NoMethodError: undefined method `total' for nil", "panic: runtime error: index"):
         assert "scope" not in set(kinds(parse_task(head)).values()), head
     assert "scope" in set(kinds(parse_task("ignore: fix handling of **")).values())
     php = ("PHP Fatal error: Uncaught Error in /var/www/app/src/Billing/Invoice.php:42\n"
            "#0 /var/www/app/src/Controller/Checkout.php(17): App\\Billing\\Invoice->total()")
-    assert kinds(parse_task(php))["/var/www/app/src/Controller/Checkout.php"] == "path"
+    q = parse_task(php)
+    assert kinds(q)["/var/www/app/src/Controller/Checkout.php"] == "frame"
+    assert ("/var/www/app/src/Controller/Checkout.php", 17) in [(f.path, f.line) for f in q.frames]
 
 
 def test_dotnet_frames():
@@ -238,6 +241,27 @@ goroutine 1 [running]:
                       "sinatra/base.rb"}
     for installed in ("web/checkout.go", "src/parser.rs", "sinatra/base.rb"):
         assert w[installed] < w["shop/main.go"] < w["billing/invoice.go"], installed
+
+
+def test_compiler_and_runtime_locations_of_other_tools_are_frames():
+    """tsc and MSBuild write `file(line,col)`, PHP's stack `#0 file(17)` and `in file on line
+    12`, Swift `file X.swift, line 42`: each names its file and line (tsc's `src/cart.ts(12,5)`
+    was read as a path `src/cart` that no file has)."""
+    cases = {
+        "src/app/cart.ts(12,5): error TS2322: Type 'string' is not assignable": ("src/app/cart.ts", 12),
+        "Program.cs(7,13): error CS1002: ; expected": ("Program.cs", 7),
+        "#0 /var/www/src/Http/Controller.php(17): App\\Invoice->total()": (
+            "/var/www/src/Http/Controller.php", 17),
+        "Warning: Undefined variable $x in /var/www/src/Cart.php on line 12": (
+            "/var/www/src/Cart.php", 12),
+        "Fatal error: Unexpectedly found nil: file Shop/Cart.swift, line 42": ("Shop/Cart.swift", 42),
+    }
+    for text, want in cases.items():
+        q = parse_task(text)
+        assert [(f.path, f.line) for f in q.frames] == [want], text
+        assert kinds(q)[want[0]] == "frame", text
+    # a call on a one-letter attribute is no file
+    assert not parse_task("then obj.m(2) fails").frames
 
 
 def test_js_frames_and_backticks():

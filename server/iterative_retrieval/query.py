@@ -145,6 +145,17 @@ _TEST_TASK_RE = re.compile(
 )
 _DOC_TASK_RE = re.compile(r"\b(docs?|documentation|readme|docstrings?|changelog|typo)\b", re.I)
 _CODE_EXT = re.compile(r"\.(" + _CODE_EXTS + r")$")
+# Other tools' ways of writing a file's line, read as `path:line`: compilers and PHP's stack
+# (`src/cart.ts(12,5): error TS2322`, `Program.cs(12,5)`, `#0 src/Cart.php(17): …`; a bare
+# name's one-letter extension, `obj.m(2)`, is a call), PHP's `in Cart.php on line 12`,
+# Swift's `file Shop/Cart.swift, line 42`
+_LOCATION_RES = (
+    re.compile(r"(?<![\w/.\\-])((?:[A-Za-z]:)?[/\\]?(?:[\w.@-]+[/\\])+[\w@-][\w.@-]*\.(?:"
+               + _CODE_EXTS + r")|[\w@-][\w.@-]*\.(?:" + _CODE_EXTS.replace("|c|h|", "|")
+               .replace("|m|", "|").replace("|r|", "|") + r"))\((\d+)(?:,\s*\d+)?\)"),
+    re.compile(r"((?:[A-Za-z]:)?[\w./\\@-]+\.\w{1,5}) on line (\d+)"),
+    re.compile(r"\bfile ((?:[\w.@-]+/)*[\w.@-]+\.\w{1,5}), line (\d+)"),
+)
 
 
 def looks_like_identifier(tok: str) -> bool:
@@ -167,6 +178,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     text = _WIN_PATH_RE.sub(_posix_path, _strip_noise(task[:MAX_TASK_CHARS]))
     text = _BLOB_URL_RE.sub(_blob_path, text)
     text = _JVM_FRAME_RE.sub(_jvm_frame, text)
+    for location_re in _LOCATION_RES:
+        text = location_re.sub(r"\1:\2", text)
     kind, scopes, text = conventional_header(text)
     frames = _frames(text)
     code_blocks = [_strip_locations(b) for b in _FENCE_RE.findall(text)]
