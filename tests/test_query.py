@@ -288,6 +288,13 @@ def test_tests_are_candidates_only_when_the_task_is_about_them():
     """The test rule: off for a plain bug, on for 'add tests'."""
     assert not parse_task("Fix the token expiry bug").include_tests
     assert parse_task("Add unit tests for the token refresh").include_tests
+    # a frame in a test file lets tests in; a frame that merely says "test" does not (pytest's
+    # own `_pytest/runner.py`, a virtualenv named `test`)
+    frame = 'Traceback (most recent call last):\n  File "{}", line 3, in f\nValueError'
+    assert parse_task(frame.format("tests/unit/test_tokens.py")).include_tests
+    for path in ("src/_pytest/runner.py", "/home/me/.virtualenvs/test/lib/python3.11/"
+                 "site-packages/shop/tokens.py"):
+        assert not parse_task(frame.format(path)).include_tests, path
 
 
 def test_long_issue_is_capped():

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .config import MAX_TASK_CHARS, ablated
+from .index.classify import classify
 from .models import Concept, Frame, Query
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
@@ -292,9 +293,10 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
 
     lowered = text.lower()
     if include_tests is None:
+        # a frame in a test file (not any path that says "test": `_pytest/runner.py`)
         include_tests = kind.startswith("test") or bool(_TEST_TASK_RE.search(text)) or any(
-            "test" in fr.path.lower() for fr in frames
-        )
+            classify(_THIRD_PARTY_IN_RE.sub("", fr.path).lower(), None) == "test"
+            for fr in frames)
     about_docs = kind.startswith("doc") or bool(_DOC_TASK_RE.search(lowered[:400]))
     return Query(
         keywords=tuple(concepts.values()),
@@ -484,6 +486,7 @@ _STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)"
                         # Go's own (GOROOT/src/net/http/…, not GOPATH/src/github.com/…), Rust's
                         r"|(?:^|/)(?:go|Go|go-?[\d.]+)(?:/[\d.]+)?/(?:libexec/)?src/(?![\w-]+\.[\w.-]+/)"
                         r"|^/rustc/[0-9a-f]+/")
+_THIRD_PARTY_IN_RE = re.compile(r"^.*(?:site-packages|dist-packages|node_modules)/")
 _THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules|/pkg/mod/[^@\s]+@"
                              r"|\.cargo/registry/|/gems/[\w.-]+-\d[\w.]*/")
 """An installed copy (pip, npm, Go's module cache, Cargo's registry, a gem): it may be this very
