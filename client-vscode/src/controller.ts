@@ -13,7 +13,7 @@ import { resolveResultPath } from './paths';
 import type { ProgressRouter } from './progress';
 import { type IndexStatus, isRetrievalResult, normalizeResult, parseStatus, type RetrieveArgs, type RetrievalResult } from './protocol';
 import type { ExplanationJson, RenderAnswer } from './contract';
-import { renderRegion } from './render';
+import { renderRegion, retrieveLogLine } from './render';
 import type { ResultsProvider } from './resultsView';
 import { Cancelled, type ServerManager, ServerUnavailable } from './server';
 import { getSettings } from './settings';
@@ -125,10 +125,7 @@ export class Controller {
   /** Sends one retrieve request and checks the answer's shape. */
   async retrieve(task: string, opts: RunOptions, token?: vscode.CancellationToken, workDoneToken?: string): Promise<RetrievalResult> {
     const args = this.args(task, opts);
-    const { task: _task, ...rest } = args;
-    // what was sent besides the task, for Show Output (the open files only counted); not the
-    // task's words: a pasted task may hold a credential, and no log may show one
-    this.server.output.info(`retrieve (a task of ${task.length} characters) with ${JSON.stringify({ ...rest, openFiles: rest.openFiles?.length })}`);
+    this.server.output.info(retrieveLogLine(args));
     const answer = await this.server.execute<unknown>(ServerCommands.retrieve, args, token, workDoneToken);
     if (!isRetrievalResult(answer)) {
       throw new Error(`unexpected answer from the server: ${JSON.stringify(answer)?.slice(0, 200)}`);

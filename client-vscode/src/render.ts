@@ -5,7 +5,7 @@
  */
 
 import { FENCE_LANGUAGES } from './contract';
-import type { CycleTrace, FileResult, Region, RetrievalResult } from './protocol';
+import type { CycleTrace, FileResult, Region, RetrieveArgs, RetrievalResult } from './protocol';
 
 /** The fence language for a path, by extension ('' when unknown). */
 export function fenceLanguage(path: string): string {
@@ -33,6 +33,14 @@ export function formatRelevance(relevance: number): string {
 export function oneLine(text: string, max = 120): string {
   const s = text.split(/\s+/).filter(Boolean).join(' ');
   return s.length <= max ? s : s.slice(0, max - 1) + '…';
+}
+
+/** The output channel's line for one retrieve: what was sent besides the task (the open files
+ * only counted), and the task's length, never its words: a pasted task may hold a credential,
+ * and no log may show one. */
+export function retrieveLogLine(args: RetrieveArgs): string {
+  const { task, ...rest } = args;
+  return `retrieve (a task of ${task.length} characters) with ${JSON.stringify({ ...rest, openFiles: rest.openFiles?.length })}`;
 }
 
 /** "lines 12–30", or "line 7" for a one-line region. */

@@ -18,6 +18,7 @@ import {
   relevanceBar,
   renderRegion,
   resultSummary,
+  retrieveLogLine,
 } from '../src/render';
 
 const FIXTURES = path.join(__dirname, '..', '..', 'test', 'fixtures');
@@ -89,4 +90,13 @@ test('a region tooltip says what the span is when the server tells (schema 1.1)'
   assert.match(regionTooltip(file, region), /^\*\*.+\*\*, lines 3–9 \(function refresh\)\n/);
   const { why: _why, ...older } = region;
   assert.match(regionTooltip(file, older), /^\*\*.+\*\*, lines 3–9\n/);
+});
+
+test('the output line of a retrieve gives the task\'s length, never its words', () => {
+  const task = 'deploy fails\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY in the log';
+  const line = retrieveLogLine({ task, maxFiles: 15, openFiles: ['src/a.ts', 'src/b.ts'], pinned: ['src/a.ts'] });
+  assert.equal(line, `retrieve (a task of ${task.length} characters) with {"maxFiles":15,"openFiles":2,"pinned":["src/a.ts"]}`);
+  for (const word of ['deploy', 'AWS_SECRET', 'wJalrXUtnFEMI', 'log']) {
+    assert.ok(!line.includes(word), word);
+  }
 });
