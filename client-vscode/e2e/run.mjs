@@ -9,7 +9,8 @@
 // and across a reload of the window) and unpins it, pins from an editor tab's menu and unpins from
 // the Explorer's, checks that server.pythonPath and
 // server.command win over the bundled server, cancels a slow retrieval from the view's Cancel
-// action, and points the Python setting nowhere to see the one "no Python" message. Prints
+// action, points the Python setting nowhere to see the one "no Python" message, and opens a
+// multi-root workspace whose folders each exclude their own files. Prints
 // "N passed, M failed" and exits non-zero on any failure.
 //
 // Environment: CODE_SERVER (binary; default: scripts/install-code-server.sh's in IR_VSCODE_CACHE),
@@ -633,6 +634,36 @@ async function main() {
         if (errors !== 1) throw new Error(`${errors} messages, not one`);
         await note.locator('.monaco-button', { hasText: 'Open Settings' }).click();
         await page.locator('.tabs-container .tab.active', { hasText: 'Settings' }).waitFor({ timeout: 15000 });
+      });
+
+      await check('in a multi-root workspace each folder\'s own exclude applies to that folder only', async () => {
+        // Two folders, each with its own `exclude` (a resource setting): the auth service's
+        // drops its jwt-utils.ts and, were it applied to the other folder, the API's
+        // throttle.ts; the API's drops its router-setup.ts and, were it applied to the other
+        // folder, the auth service's src/auth files.
+        const mr = join(work, 'multi-root');
+        const folders = { 'auth-service': ['src/auth/jwt-utils.ts', 'src/middleware/throttle.ts'], 'rate-limit-api': ['src/auth/**', 'src/router-setup.ts'] };
+        for (const [name, exclude] of Object.entries(folders)) {
+          cpSync(join(REPO, 'examples', name), join(mr, name), { recursive: true });
+          mkdirSync(join(mr, name, '.vscode'), { recursive: true });
+          writeFileSync(join(mr, name, '.vscode', 'settings.json'), JSON.stringify({ 'iterativeRetrieval.exclude': exclude }));
+        }
+        const file = join(mr, 'two.code-workspace');
+        writeFileSync(file, JSON.stringify({ folders: Object.keys(folders).map((path) => ({ path })) }));
+        await page.goto(`http://127.0.0.1:${port}/?workspace=${encodeURIComponent(file)}`);
+        await page.waitForSelector('.monaco-workbench', { timeout: 60000 });
+        await page.locator('.activitybar .action-item a[aria-label^="Iterative Retrieval"]').first().click();
+        const expect = async (present, absent) => {
+          await row(present[0]).waitFor({ timeout: 90000 });
+          const shown = await labels();
+          log(`rows: ${JSON.stringify(shown)}`);
+          const wrong = [...present.filter((n) => !shown.includes(n)), ...absent.filter((n) => shown.includes(n))];
+          if (wrong.length) throw new Error(`${JSON.stringify(wrong)} wrong in ${JSON.stringify(shown)}`);
+        };
+        await findContext('Add rate limiting to API endpoints');
+        await expect(['throttle.ts', 'rate-limits.ts'], ['router-setup.ts']);
+        await findContext(TASK);
+        await expect(['tokens.ts', 'session-manager.ts'], ['jwt-utils.ts']);
       });
     }
   } catch (err) {
