@@ -234,6 +234,23 @@ def test_two_roots_rank_together(tmp_path):
     assert len(out["roots"]) == 2
 
 
+def test_two_roots_with_the_same_path_are_each_labelled_with_their_own_root(tmp_path):
+    """The text view labels each file by its root: `src/invoice.py` of api and of web are two
+    rows, each with its own root (the label was looked up by path, so one showed the other's)."""
+    write_files(tmp_path / "api", {"src/invoice.py": "def charge_invoice(invoice):\n    return invoice\n"})
+    write_files(tmp_path / "web", {"src/invoice.py": "def render_invoice(invoice):\n    return invoice\n"})
+    p = run("retrieve", "charge_invoice and render_invoice", "--root", str(tmp_path / "api"),
+            "--root", str(tmp_path / "web"), "--regions", "-q", "--cache-dir", str(tmp_path / "c"))
+    assert p.returncode == 0, p.stderr
+    rows = [ln for ln in p.stdout.splitlines() if "src/invoice.py " in ln and ln.strip()[:1].isdigit()]
+    assert len(rows) == 2, p.stdout
+    by_label = {ln.split()[3]: ln for ln in rows}
+    assert set(by_label) == {"api:src/invoice.py", "web:src/invoice.py"}, p.stdout
+    assert "charge_invoice" in by_label["api:src/invoice.py"]
+    assert "render_invoice" in by_label["web:src/invoice.py"]
+    assert "--- api:src/invoice.py:1-" in p.stdout and "--- web:src/invoice.py:1-" in p.stdout
+
+
 def test_the_same_task_gives_the_same_answer_whatever_the_hash_seed(tmp_path):
     """Ranking, reasons (their graph links included) and regions do not depend on set order."""
     import os

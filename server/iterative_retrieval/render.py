@@ -48,20 +48,21 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
     if not result.files:
         lines.append("No relevant files found.")
     many = len(result.roots) > 1
-    label = {f.path: shown_path((os.path.basename(f.root) + ":" if many and f.root else "")
-                                + f.path) for f in result.files}
-    width = max((len(v) for v in label.values()), default=10)
+    # by place, not path: two roots may hold the same relative path
+    label = [shown_path((os.path.basename(f.root) + ":" if many and f.root else "") + f.path)
+             for f in result.files]
+    width = max((len(v) for v in label), default=10)
     width = min(max(width, 10), 70)
     for i, f in enumerate(result.files, 1):
         ranges = ", ".join(f"{r.start_line}-{r.end_line}" for r in f.regions[:4])
-        lines.append(f"{i:>2}. {f.relevance:.2f} {f.band:<6} {label[f.path]:<{width}}  {f.reason}")
+        lines.append(f"{i:>2}. {f.relevance:.2f} {f.band:<6} {label[i - 1]:<{width}}  {f.reason}")
         if ranges:
             lines.append(f"{'':>4}{'':>12}lines {ranges}" + (" …" if len(f.regions) > 4 else ""))
         if f.missing:
             lines.append(f"{'':>16}missing: {', '.join(f.missing[:5])}")
         if show_regions:
             for r in f.regions:
-                lines.append(f"{'':>6}--- {shown_path(f.path)}:{r.start_line}-{r.end_line}")
+                lines.append(f"{'':>6}--- {label[i - 1]}:{r.start_line}-{r.end_line}")
                 lines.extend(f"{'':>6}{n:>5} {t}"
                              for n, t in enumerate(split_lines(r.text), r.start_line))
     lines.append("")
