@@ -180,3 +180,36 @@ def test_each_folder_s_own_include_and_exclude(tmp_path):
     assert {p for r, p in found() if r == "one"} == {"src/throttle.py", "gen/throttle_table.py"}
     assert {p for r, p in found(base.merged(include=("src/**",))) if r == "one"} \
         == {"src/throttle.py"}
+
+
+def test_a_task_word_s_rarity_is_the_whole_workspace_s(tmp_path):
+    """Two roots: the auth service says `token` and `expiry` everywhere, the API only in its
+    token bucket. Alone, the bucket is the API's best match for "token expiry" and implements
+    it; beside the auth service, whose words they are, it is no more than related."""
+    from iterative_retrieval.config import Settings
+    from iterative_retrieval.engine import Engine
+
+    write_files(tmp_path / "auth", {
+        "src/tokens.py": "def refresh_token(token):\n    if token.expiry < now():\n"
+                         "        raise TokenExpired(token)\n    return issue_token(token.user)\n",
+        "src/session.py": "from .tokens import refresh_token\n\ndef session_expiry(session):\n"
+                          "    return session.token.expiry\n",
+        "src/jwt_claims.py": "def read_expiry(claims):\n    return claims['exp']  # token expiry\n",
+        "src/users.py": "def find_user(name):\n    return name\n"})
+    write_files(tmp_path / "api", {
+        "src/throttle.py": "class TokenBucket:\n    def take_token(self, request):\n"
+                           "        # each request takes a token from the bucket\n        self.tokens -= 1\n",
+        "src/routes.py": "def mount(app):\n    app.route('/orders')\n",
+        "src/orders.py": "def list_orders(db):\n    return db.orders\n"})
+    settings = Settings(cache_dir=str(tmp_path / "cache"))
+
+    def ranked(*roots):
+        result = Engine([tmp_path / r for r in roots], settings).retrieve("Fix the token expiry bug")
+        return [(Path(f.root).name, f.path, f.relevance) for f in result.files]
+
+    alone = ranked("api")
+    assert alone[0][:2] == ("api", "src/throttle.py") and alone[0][2] >= 0.8, alone
+    both = ranked("auth", "api")
+    bucket = next(i for i, f in enumerate(both) if f[1] == "src/throttle.py")
+    assert both[bucket][2] < 0.8, both
+    assert {f[1] for f in both[:bucket]} == {"src/tokens.py", "src/session.py", "src/jwt_claims.py"}

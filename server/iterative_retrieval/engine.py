@@ -35,6 +35,7 @@ from .query import parse_task
 from .redact import Redactor
 from .relevance import order
 from .run import Run
+from .search import SearchCache
 from .workspace import Scope, WorkspaceError, check_root, is_inside, is_secret, secret_target
 
 __all__ = ["Engine", "WorkspaceError"]
@@ -313,6 +314,7 @@ class Engine:
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
         runs: dict[Path, Run] = {}
+        caches = {root: SearchCache() for root in roots}
         texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
         # with redaction, every phase reads masked text: nothing is learned from a credential
         red = Redactor() if s.redact_secrets else None
@@ -324,9 +326,10 @@ class Engine:
                 query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
             work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
             runs[root] = Run(idx, task, query.keywords, self._reader(root, texts, red),
-                             should_stop, report, changes=work.files,
+                             should_stop, report, search=caches[root], changes=work.files,
                              lean=lean(task, query.keywords, work), editor=here.editor,
-                             pinned=here.pinned)
+                             pinned=here.pinned,
+                             others=tuple((self.index(r), caches[r]) for r in roots if r != root))
             return run_loop(runs[root], asked, s.max_cycles, set(here.excluded))
 
         for root in roots:

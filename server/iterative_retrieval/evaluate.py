@@ -51,18 +51,24 @@ class ConceptStats:
     idf: float
     task: bool
     """True for the task's own concepts; learned terms count apart."""
+    elsewhere: bool = False
+    """Another root of the workspace says it."""
 
 
 def concept_stats(
-    index: Index, concepts: list[Concept], task_texts: set[str], cache: SearchCache
+    index: Index, concepts: list[Concept], task_texts: set[str], cache: SearchCache,
+    others: tuple[tuple[Index, SearchCache], ...] = (),
 ) -> list[ConceptStats]:
-    n = max(len(cache.all_files(index)), 2)
+    """Each concept's hits in this root, and its rarity over the whole workspace (`others`:
+    the other roots)."""
+    n = max(len(cache.all_files(index)) + sum(len(oc.all_files(oi)) for oi, oc in others), 2)
     out = []
     for c in concepts:
         hits = concept_hits(index, c, cache)
-        df = len(hits)
+        elsewhere = sum(len(concept_hits(oi, c, oc)) for oi, oc in others)
+        df = len(hits) + elsewhere
         idf = math.log((n + 1) / (df + 0.5)) / math.log(n + 1)
-        out.append(ConceptStats(c, hits, max(idf, 0.02), c.text in task_texts))
+        out.append(ConceptStats(c, hits, max(idf, 0.02), c.text in task_texts, elsewhere > 0))
     return out
 
 
@@ -78,13 +84,15 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     files = run.files()
     task_texts = {c.text for c in task_concepts}
     all_concepts = list({c.text: c for c in [*task_concepts, *query.keywords]}.values())
-    stats = concept_stats(index, all_concepts, task_texts, cache)
+    stats = concept_stats(index, all_concepts, task_texts, cache, run.others)
     subs: dict[str, list[ConceptStats]] = {}
     for st in stats:
         for o in st.concept.origin:
             subs.setdefault(o, []).append(st)
     # a task word nothing in the code says, and nothing stands in for, cannot tell files apart
-    task_stats = [st for st in stats if st.task and (st.hits or subs.get(st.concept.text))]
+    # …and one another root says is still the task's: this root's files just do not cover it
+    task_stats = [st for st in stats if st.task and (st.hits or st.elsewhere
+                                                      or subs.get(st.concept.text))]
     task_mass = sum(st.concept.weight * st.idf for st in task_stats) or 1.0
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0

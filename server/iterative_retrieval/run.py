@@ -66,6 +66,10 @@ class Run:
     """path → (strength, what it is) of the files the editor shows."""
     pinned: tuple[str, ...] = ()
     """Files the caller pinned: evaluated after the last cycle when no cycle found them."""
+    others: tuple[tuple[Index, SearchCache], ...] = ()
+    """The workspace's other roots (their indexes and look-ups): a task word's rarity is the
+    whole workspace's, so that a root's best match for words its code hardly says is not made
+    the task's target by that root's own statistics."""
 
     @property
     def task_stems(self) -> set[str]:
