@@ -183,6 +183,21 @@ def test_refine_feedback_excludes_and_patterns(tmp_path):
     assert all(p in ref.query.excludes for p in ref.excluded)
 
 
+def test_feedback_never_learns_a_stop_word_however_the_index_stems_it(tmp_path):
+    """The best files' comments say `already` and `always` often (the index keeps `alread`,
+    `alwa`): feedback learns the code's words, not those."""
+    prose = "    # already done: always check, already checked, always already\n"
+    files = {"src/ledger.py": "def post_ledger(entry):\n" + prose * 3 + "    return ledger_balance(entry)\n",
+             "src/balance.py": "def ledger_balance(entry):\n" + prose * 3 + "    return entry.ledger_total\n",
+             **MISC}
+    eng, idx = engine_for(tmp_path, files)
+    q, run, _, evals = run_cycle(eng, idx, "the ledger posting is wrong")
+    learned = {t for c in refine(run, q, evals, [], Gaps([], []), set()).query.keywords
+               if c.kind == "learned" for t in c.terms}
+    assert learned, "feedback learned nothing at all"
+    assert not learned & {"alread", "alwa", "already", "always"}, learned
+
+
 RATE_LIMITS = {
     "api/limits.py": (
         "def check_limit(request):\n    # throttling: requests over the budget are throttled\n"

@@ -156,6 +156,10 @@ def _weaker(c: Concept, superseded_words: set[str]) -> Concept:
     return c
 
 
+_NOT_LEARNED = frozenset({stem(w) for w in STOP_WORDS} | STOP_WORDS | TASK_VERBS)
+"""Stop words and task verbs as the index stems them (`already` is `alread` there)."""
+
+
 def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
     """RM3-style: terms frequent in the top files, rare in the repository. The top files are
     the best by relevance: the implementing files and the context they need most."""
@@ -182,7 +186,7 @@ def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concep
         for s, t in sym_surface.items():
             surface.setdefault(s, t)
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
-            if s in known or len(s) < 3 or s in CODE_STOP or s in STOP_WORDS or s in TASK_VERBS:
+            if s in known or len(s) < 3 or s in CODE_STOP or s in _NOT_LEARNED:
                 continue
             scores[s] += (tf / total) * ev.relevance  # type: ignore[assignment] # floats
             support[s] += 1
