@@ -156,8 +156,10 @@ def _weaker(c: Concept, superseded_words: set[str]) -> Concept:
     return c
 
 
-_NOT_LEARNED = frozenset({stem(w) for w in STOP_WORDS} | STOP_WORDS | TASK_VERBS)
-"""Stop words and task verbs as the index stems them (`already` is `alread` there)."""
+_NOT_LEARNED = frozenset({stem(w) for w in STOP_WORDS | CODE_STOP} | STOP_WORDS | CODE_STOP
+                         | TASK_VERBS)
+"""Stop words, keywords and task verbs, also as the index stems them (`already` is `alread`
+there, `package` `packag`)."""
 
 
 def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
@@ -186,7 +188,7 @@ def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concep
         for s, t in sym_surface.items():
             surface.setdefault(s, t)
         for s, tf in counts.most_common(FEEDBACK_TERMS_PER_FILE):
-            if s in known or len(s) < 3 or s in CODE_STOP or s in _NOT_LEARNED:
+            if s in known or len(s) < 3 or s in _NOT_LEARNED:
                 continue
             scores[s] += (tf / total) * ev.relevance  # type: ignore[assignment] # floats
             support[s] += 1
