@@ -308,6 +308,39 @@ def test_regions_go_to_the_passage_where_the_task_words_meet(tmp_path):
     assert sent < 60, ("a small budget goes to the dense passage, not to every mention", spans)
 
 
+def _ledger_module() -> str:
+    """A 700-line module: a short function, a 200-line one, and filler between them."""
+    lines = ["def post_entry(ledger, entry):", "    total = ledger.balance + entry.amount",
+             "    return total", ""]
+    lines += [f"def filler_{i}(x):\n    return x + {i}\n" for i in range(100)]
+    lines += ["def reconcile(ledger, statement):"]
+    lines += [f"    step_{i} = statement.line({i})" for i in range(200)]
+    lines += ["    return step_0", ""]
+    lines += [f"def tail_{i}(x):\n    return x * {i}\n" for i in range(60)]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_frame_s_line_is_shown_in_its_file(tmp_path):
+    """A traceback names ledger.py's lines: the context shows the short function that raised
+    whole, and the line of a long one with the lines around it, wherever the task's words are."""
+    text = _ledger_module()
+    src = text.splitlines()
+    long_at = src.index("    step_150 = statement.line(150)") + 1
+    files = {"src/books/ledger.py": text, **MISC}
+    eng, _ = engine_for(tmp_path, files)
+    task = ("Reconciling crashes\nTraceback (most recent call last):\n"
+            f'  File "/srv/app/src/books/ledger.py", line {long_at}, in reconcile\n'
+            '  File "/srv/app/src/books/ledger.py", line 2, in post_entry\n'
+            "TypeError: unsupported operand type(s) for +: 'int' and 'NoneType'")
+    res = eng.retrieve(task)
+    ledger = next(f for f in res.files if f.path == "src/books/ledger.py")
+    spans = [(r.start_line, r.end_line, r.why) for r in ledger.regions]
+    shown = {n for r in ledger.regions for n in range(r.start_line, r.end_line + 1)}
+    assert {1, 2, 3} <= shown, spans  # post_entry, whole
+    assert set(range(long_at - 20, long_at + 21)) <= shown, spans
+    assert any("frame ledger.py:" in r.why for r in ledger.regions), spans
+
+
 CLI_TOOL = {
     "cmd/add.go": "package cmd\n\n// addCmd creates a new command from the template.\nvar addCmd = &Command{Use: \"add [name]\"}\n",
     "cmd/init.go": "package cmd\n\nvar initCmd = &Command{Use: \"init [path]\"}\n",

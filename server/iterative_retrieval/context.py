@@ -10,11 +10,11 @@ still shows every top file.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from .config import DEFAULT_BUDGET_TOKENS
 from .lines import split_lines
-from .models import Evaluation, FileResult, Region
+from .models import Evaluation, FileResult, Query, Region
 from .redact import redact_text
 from .relevance import IMPLEMENTS, RELATED_SCORE
 from .textmemo import TextMemo
@@ -55,6 +55,45 @@ BRIDGE_GAP = 3
 should not miss the line between two passages."""
 DENSITY_EXP = 0.3
 """Passages rank by worth / length ** this: dense ones first, long ones not crushed."""
+
+
+FRAME_PAD = 20
+"""A frame's line is shown with this many lines either side, when its definition is longer."""
+
+
+def frames_in(query: Query, evals: list[Evaluation],
+              matches: Callable[[str], Collection[int]]) -> None:
+    """Set each evaluation's `frames`: the task's frames that name its file (`matches`: the
+    ids of the files a frame's path names), nearest the error first."""
+    weight = {c.text: c.weight for c in query.keywords if c.kind == "frame"}
+    frames = sorted(query.frames, key=lambda fr: -weight.get(fr.path, 0.0))
+    ids = {fr.path: set(matches(fr.path)) for fr in frames}
+    for ev in evals:
+        ev.frames = [fr for fr in frames if ev.file_id in ids[fr.path]]
+
+
+def _frame_spans(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
+    """Where each of the task's frames in this file points: the definition it names (or that
+    holds its line) when short, else its line and FRAME_PAD lines either side. A frame from the
+    reporter's version of the file may point a few lines off: the named definition comes
+    first."""
+    out: list[tuple[int, int, str]] = []
+    for fr in ev.frames:
+        named = [s for s in ev.symbols if fr.function and s.name == fr.function]
+        line = fr.line if fr.line and fr.line <= n_lines else None
+        holds = [s for s in named or ev.symbols
+                 if line is not None and s.start_line <= line <= s.end_line]
+        sym = min(holds, key=lambda s: s.end_line - s.start_line) if holds else (
+            named[0] if named else None)
+        where = f"frame {fr.path.rsplit('/', 1)[-1]}:{fr.line}" if fr.line else "frame"
+        if sym is not None and sym.end_line - sym.start_line < ENCLOSING_MAX:
+            out.append((sym.start_line, min(sym.end_line, n_lines), f"{where} in {sym.name}"))
+        elif line is not None:
+            out.append((max(1, line - FRAME_PAD), min(n_lines, line + FRAME_PAD), where))
+        elif sym is not None:
+            out.append((sym.start_line, min(sym.start_line + 2 * FRAME_PAD, n_lines),
+                        f"{where} in {sym.name}"))
+    return out
 
 
 def estimate_tokens(text: str) -> int:
@@ -103,7 +142,7 @@ def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str
         return [(1, n_lines, "whole file")]
     if not evidence and n_lines <= CONTEXT_WHOLE_LINES:
         return [(1, n_lines, "whole file")]
-    spans: list[tuple[int, int, str]] = []
+    spans: list[tuple[int, int, str]] = _frame_spans(ev, n_lines) if evidence else []
     named = set(ev.defines) | set(ev.used_by)
     for sym in ev.symbols:
         if sym.name in named:

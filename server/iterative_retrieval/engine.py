@@ -13,13 +13,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
 from .changes import NONE as NO_CHANGES
 from .changes import lean, read_changes
 from .config import SNIFF_BYTES, Settings, ablated
-from .context import build_context, estimate_tokens, select
+from .context import build_context, estimate_tokens, frames_in, select
 from .contract import ExplanationJson, RootStatusJson
 from .credential_files import credential_format
 from .evaluate import stem_weights, text_pass
@@ -347,6 +348,8 @@ class Engine:
             c for t in traces for c in t.query.keywords if c.kind != "word"]
         for root in dict.fromkeys(root_of[id(e)] for e in chosen):  # one regex per root
             mine = [e for e in chosen if root_of[id(e)] == root]
+            here = runs[root]
+            frames_in(query, mine, partial(here.search.path_matches, here.index))
             weights = stem_weights(self.index(root), concepts, list(query.keywords))
             text_pass(mine, weights, self._reader(root, texts, red))
         files = build_context(

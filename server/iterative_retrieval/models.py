@@ -233,6 +233,8 @@ class Evaluation:
     """The distinct stems each hit line says."""
     term_weights: dict[str, float] = field(default_factory=dict)
     """What a line that says each stem is worth (rarer, and the task's own, more)."""
+    frames: list[Frame] = field(default_factory=list)
+    """The task's stack frames in this file, nearest the error first: their lines are shown."""
     file_id: int = 0
     matched_words: list[str] = field(default_factory=list)
     covers: list[str] = field(default_factory=list)
