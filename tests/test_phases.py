@@ -341,6 +341,23 @@ def test_a_frame_s_line_is_shown_in_its_file(tmp_path):
     assert any("frame ledger.py:" in r.why for r in ledger.regions), spans
 
 
+def test_a_long_class_the_task_names_shows_its_head_and_the_passage_inside_it(tmp_path):
+    """`Ledger` is a 600-line class: its first lines say what it is, and the budget goes to the
+    method where the task's words meet, not to its first 120 lines."""
+    body = [f"    def op_{i}(self, x):\n        return x + {i}\n" for i in range(300)]
+    body.insert(200, "    def reconcile_statement(self, statement):\n"
+                     "        # reconcile the statement against the ledger balance\n"
+                     "        return self.balance - statement.balance\n")
+    text = "class Ledger:\n    \"\"\"Double-entry books.\"\"\"\n\n" + "".join(body)
+    eng, _ = engine_for(tmp_path, {"src/books/ledger.py": text, **MISC})
+    res = eng.retrieve("`Ledger` reconcile statement balance is wrong")
+    ledger = next(f for f in res.files if f.path == "src/books/ledger.py")
+    spans = [(r.start_line, r.end_line, r.why) for r in ledger.regions]
+    head = [r for r in ledger.regions if "defines Ledger" in r.why]
+    assert head and head[0].start_line == 1 and head[0].end_line <= 12, spans
+    assert any("def reconcile_statement" in r.text for r in ledger.regions), spans
+
+
 CLI_TOOL = {
     "cmd/add.go": "package cmd\n\n// addCmd creates a new command from the template.\nvar addCmd = &Command{Use: \"add [name]\"}\n",
     "cmd/init.go": "package cmd\n\nvar initCmd = &Command{Use: \"init [path]\"}\n",

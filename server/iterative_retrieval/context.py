@@ -24,6 +24,10 @@ _redacted = TextMemo(redact_text)
 
 CHARS_PER_TOKEN = 4
 MAX_DEF_LINES = 120
+LONG_DEF = 200
+DEF_HEAD_LINES = 12
+"""A definition the task names that is this long (a class of many methods) shows only its first
+DEF_HEAD_LINES: where the task's words meet inside it, the passages show."""
 MIN_RELEVANCE = 0.2
 HEADER_LINES = 36
 WHOLE_FILE_LINES = 400
@@ -146,7 +150,10 @@ def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str
     named = set(ev.defines) | set(ev.used_by)
     for sym in ev.symbols:
         if sym.name in named:
-            end = min(sym.end_line, sym.start_line + MAX_DEF_LINES - 1, n_lines)
+            # a long definition (a class of many methods) shows its head: the passages show
+            # where in it the task's words meet
+            most = MAX_DEF_LINES if sym.end_line - sym.start_line < LONG_DEF else DEF_HEAD_LINES
+            end = min(sym.end_line, sym.start_line + most - 1, n_lines)
             spans.append((sym.start_line, max(end, sym.start_line), f"defines {sym.name}"))
     if not evidence and spans:
         return spans[:CONTEXT_SPANS]
