@@ -38,7 +38,7 @@ CONTEXT_WHOLE_LINES = 40
 """…and a file that is context only through its links, this short."""
 HEAD_FILES = 3
 """The first files handed out show every span worth reading; the rest, a pointer each…"""
-HEAD_LINES = (400, 160, 100)
+HEAD_LINES = (400, 180, 110)
 """…up to this many lines for the first, second and third file (a span that would pass it is
 skipped for a shorter one): the budget goes where a fix most likely is. A file further down
 that implements what the task names is shown as the third is."""

@@ -19,7 +19,7 @@ from .config import ablated
 from .graph import Use
 from .index import Index, classify
 from .models import Concept, Evaluation, Query, Symbol, SymbolRows, symbol_names
-from .query import STOP_WORDS, TASK_VERBS, W_IDENT, looks_like_identifier
+from .query import ENGLISH_STOP, STOP_WORDS, TASK_VERBS, W_IDENT, looks_like_identifier
 from .run import Run
 from .search import SearchCache
 from .synonyms import synonyms
@@ -156,10 +156,11 @@ def _weaker(c: Concept, superseded_words: set[str]) -> Concept:
     return c
 
 
-_NOT_LEARNED = frozenset({stem(w) for w in STOP_WORDS | CODE_STOP} | STOP_WORDS | CODE_STOP
+_NOT_LEARNED = frozenset({stem(w) for w in ENGLISH_STOP | CODE_STOP} | STOP_WORDS | CODE_STOP
                          | TASK_VERBS)
-"""Stop words, keywords and task verbs, also as the index stems them (`already` is `alread`
-there, `package` `packag`)."""
+"""Stop words, keywords and task verbs; English's and the languages' own also as the index
+stems them (`already` is `alread` there, `package` `packag`). Not the issue words' stems:
+`issu` is also `issued` in `issueAccessToken`."""
 
 
 def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
