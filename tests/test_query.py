@@ -307,10 +307,14 @@ def test_long_issue_is_capped():
 def test_a_huge_one_line_paste_is_read_in_linear_time():
     """A 200 kB paste on one line (an escaped log, prose with many `at`s) is read in seconds:
     the JavaScript frame pattern once scanned the rest of the line from every `at ` (53 s
-    for this prose, 380 s for `at at at …`). Its frames are still found."""
+    for this prose, 380 s for `at at at …`), and the Windows path pattern a long dotted token
+    from every `.` (110 s for 120 kB of `a.a.a.…`). Its frames are still found."""
     prose = " ".join(["the token expiry at the auth session refresh fails"] * 1800)
     frames = " at Session.refresh (src/auth/session.js:41:7) " * 10
-    for task in (prose + frames + prose, "at " * 32_000 + frames + "at " * 32_000):
+    dotted = "a." * 60_000
+    for task in (prose + frames + prose, "at " * 32_000 + frames + "at " * 32_000,
+                 "at " + dotted + "b(" + frames, dotted + " on line 3" + frames,
+                 "file " + dotted + frames):
         start = time.perf_counter()
         q = parse_task(task)
         assert time.perf_counter() - start < 15.0

@@ -90,7 +90,8 @@ _NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS]
 _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:"
                       + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
 # C:\Users\me\proj\src\a.py and src\billing\tax.py, read as the paths they are
-_WIN_PATH_RE = re.compile(r"(?<![\w\\/])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+\.[A-Za-z]\w{0,4}\b")
+# (from a token's start only: tried after every `.` of a long dotted token, it was quadratic)
+_WIN_PATH_RE = re.compile(r"(?<![\w\\/.@-])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+\.[A-Za-z]\w{0,4}\b")
 # a permalink to a file, `https://github.com/o/r/blob/main/src/a.py#L42-L50` (GitLab `/-/blob/`,
 # Bitbucket `/src/`): the path after the ref, and its first line
 _BLOB_URL_RE = re.compile(
@@ -154,7 +155,9 @@ _LOCATION_RES = (
     re.compile(r"(?<![\w/.\\-])((?:[A-Za-z]:)?[/\\]?(?:[\w.@-]+[/\\])+[\w@-][\w.@-]*\.(?:"
                + _CODE_EXTS + r")|[\w@-][\w.@-]*\.(?:" + _CODE_EXTS.replace("|c|h|", "|")
                .replace("|m|", "|").replace("|r|", "|") + r"))\((\d+)(?:,\s*\d+)?\)"),
-    re.compile(r"((?:[A-Za-z]:)?[\w./\\@-]+\.\w{1,5}) on line (\d+)"),
+    # from a token's start only, lazily: tried at every character, a long dotted token was
+    # scanned again from each (a 120 kB one took 110 s)
+    re.compile(r"(?<![\w./\\@-])((?:[A-Za-z]:)?[\w./\\@-]+?\.\w{1,5}) on line (\d+)"),
     re.compile(r"\bfile ((?:[\w.@-]+/)*[\w.@-]+\.\w{1,5}), line (\d+)"),
 )
 
