@@ -91,7 +91,8 @@ _PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|
                       + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
 # C:\Users\me\proj\src\a.py and src\billing\tax.py, read as the paths they are
 # (from a token's start only: tried after every `.` of a long dotted token, it was quadratic)
-_WIN_PATH_RE = re.compile(r"(?<![\w\\/.@-])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+\.[A-Za-z]\w{0,4}\b")
+_WIN_PATH_RE = re.compile(r"(?<![\w\\/.@-])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+"
+                          r"\.[A-Za-z]\w{0,4}\b")
 # a permalink to a file, `https://github.com/o/r/blob/main/src/a.py#L42-L50` (GitLab `/-/blob/`,
 # Bitbucket `/src/`): the path after the ref, and its first line
 _BLOB_URL_RE = re.compile(
