@@ -464,6 +464,24 @@ def test_a_frame_from_another_machine_matches_by_its_folders():
     assert path_matches("/home/me/proj/lib/core.py", files) == []
 
 
+def test_an_installed_copy_s_frame_matches_by_its_path_inside_the_package():
+    """pip's, npm's, Go's, Cargo's and gems' copies of this project: what follows the package's
+    own folder is the project's path (`src/parser.rs` here, not `benches/parser.rs`)."""
+    from iterative_retrieval.search import installed_tail, path_matches
+
+    files = {"src/parser.rs": 1, "benches/parser.rs": 2, "web/checkout.go": 3,
+             "lib/sinatra/base.rb": 4, "shop/tokens.py": 5}
+    for frame, want in (
+            ("/home/me/.cargo/registry/src/github.com-1ecc6299db9ec823/clap-2.33.0/src/parser.rs",
+             [1]),
+            ("/home/me/go/pkg/mod/github.com/acme/shop@v1.2.0/web/checkout.go", [3]),
+            ("/usr/lib/ruby/gems/3.0.0/gems/sinatra-2.1.0/lib/sinatra/base.rb", [4]),
+            ("/venv/lib/python3.11/site-packages/shop/tokens.py", [5])):
+        assert installed_tail(frame) is not None, frame
+        assert path_matches(frame, files) == want, frame
+    assert installed_tail("/home/me/proj/src/parser.rs") is None
+
+
 def test_a_new_name_in_the_task_is_searched_by_its_words(tmp_path):
     """The task introduces `MousetrapDisplayDuration`: the loop searches its words on their own
     (the rare `mousetrap` with its own weight), and the reason names the word a file says."""

@@ -15,6 +15,7 @@ from dataclasses import replace
 from .config import MAX_TASK_CHARS, ablated
 from .index.classify import classify
 from .models import Concept, Frame, Query
+from .search import installed_tail
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
@@ -154,8 +155,9 @@ _CODE_EXT = re.compile(r"\.(" + _CODE_EXTS + r")$")
 # Swift's `file Shop/Cart.swift, line 42`
 _LOCATION_RES = (
     re.compile(r"(?<![\w/.\\-])((?:[A-Za-z]:)?[/\\]?(?:[\w.@-]+[/\\])+[\w@-][\w.@-]*\.(?:"
-               + _CODE_EXTS + r")|[\w@-][\w.@-]*\.(?:" + _CODE_EXTS.replace("|c|h|", "|")
-               .replace("|m|", "|").replace("|r|", "|") + r"))\((\d+)(?:,\s*\d+)?\)"),
+               + _CODE_EXTS + r")|[\w@-][\w.@-]*\.(?:"
+               + "|".join(e for e in _CODE_EXTS.split("|") if len(e) > 1)
+               + r"))\((\d+)(?:,\s*\d+)?\)"),
     # from a token's start only, lazily: tried at every character, a long dotted token was
     # scanned again from each (a 120 kB one took 110 s)
     re.compile(r"(?<![\w./\\@-])((?:[A-Za-z]:)?[\w./\\@-]+?\.\w{1,5}) on line (\d+)"),
@@ -215,16 +217,16 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     n = len(paths_in_order)
     for i, path in enumerate(paths_in_order[-MAX_PATHS * 3 :]):
         closeness = (i + 1) / min(n, MAX_PATHS * 3)
-        installed = bool(_THIRD_PARTY_RE.search(path))
+        installed = _installed(path)
         weight = W_FRAME * (0.5 if installed else 1.0) * (0.6 + 0.6 * closeness)
         add(Concept(path, "frame", weight, tuple(_path_stems(path))))
     for fr in frames:
         if fr.function and fr.function not in ("<module>", "<lambda>"):
-            installed = bool(_THIRD_PARTY_RE.search(fr.path))
+            installed = _installed(fr.path)
             add(_ident_concept(fr.function, W_CODE if installed else W_IDENT))
     frame_paths = {fr.path for fr in frames}
     for p in _paths(text)[:MAX_PATHS]:
-        if p in frame_paths or _THIRD_PARTY_RE.search(p) or any(
+        if p in frame_paths or _installed(p) or any(
                 f.endswith("/" + p) for f in frame_paths):  # a frame's file name, read apart
             continue
         add(Concept(p, "path", W_PATH, tuple(_path_stems(p))))
@@ -299,7 +301,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     if include_tests is None:
         # a frame in a test file (not any path that says "test": `_pytest/runner.py`)
         include_tests = kind.startswith("test") or bool(_TEST_TASK_RE.search(text)) or any(
-            classify(_THIRD_PARTY_IN_RE.sub("", fr.path).lower(), None) == "test"
+            classify((installed_tail(fr.path) or fr.path).lower(), None) == "test"
             for fr in frames)
     about_docs = kind.startswith("doc") or bool(_DOC_TASK_RE.search(lowered[:400]))
     return Query(
@@ -482,7 +484,7 @@ def _frames(text: str) -> list[Frame]:
             out.append(fr)
     # the project's own frames first; standard-library frames never name project files
     out = [fr for fr in out if not _STDLIB_RE.search(fr.path)]
-    return sorted(out, key=lambda fr: bool(_THIRD_PARTY_RE.search(fr.path)))
+    return sorted(out, key=lambda fr: _installed(fr.path))
 
 
 _STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)"
@@ -490,11 +492,12 @@ _STDLIB_RE = re.compile(r"/lib/python\d[\d.]*/(?!site-packages|dist-packages)"
                         # Go's own (GOROOT/src/net/http/…, not GOPATH/src/github.com/…), Rust's
                         r"|(?:^|/)(?:go|Go|go-?[\d.]+)(?:/[\d.]+)?/(?:libexec/)?src/(?![\w-]+\.[\w.-]+/)"
                         r"|^/rustc/[0-9a-f]+/")
-_THIRD_PARTY_IN_RE = re.compile(r"^.*(?:site-packages|dist-packages|node_modules)/")
-_THIRD_PARTY_RE = re.compile(r"site-packages|dist-packages|node_modules|/pkg/mod/[^@\s]+@"
-                             r"|\.cargo/registry/|/gems/[\w.-]+-\d[\w.]*/")
-"""An installed copy (pip, npm, Go's module cache, Cargo's registry, a gem): it may be this very
-project, at half weight (its path inside the package is what can match)."""
+
+
+def _installed(path: str) -> bool:
+    """A copy installed by a package manager (search.installed_tail): it may be this very
+    project, at half weight."""
+    return installed_tail(path) is not None
 
 
 def _paths(text: str) -> list[str]:

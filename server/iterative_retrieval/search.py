@@ -6,6 +6,7 @@ files a mentioned path names); SearchCache remembers the answers for one retriev
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .index import FileRow, Index
@@ -104,6 +105,22 @@ def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
     return [(rel, rel.lower(), fid) for rel, fid in files.items()]
 
 
+_INSTALLED_RE = re.compile(
+    r"^.*?(?:(?:site-packages|dist-packages|node_modules)/"  # pip, npm: from the package's folder
+    r"|(?:^|/)pkg/mod/[^@\s]+@[^/\s]+/"  # Go's module cache: module@version/
+    r"|(?:^|/)\.cargo/registry/src/[^/\s]+/[^/\s]+/"  # Cargo's registry: index/crate-version/
+    r"|(?:^|/)gems/[\w.-]+-\d[\w.]*/)")  # a gem: name-version/
+"""Where a copy installed by a package manager lies, up to the package's own files."""
+
+
+def installed_tail(path: str) -> str | None:
+    """The path inside the package when `path` (a frame's, from a reporter's machine) lies in a
+    copy installed by pip, npm, Go, Cargo or gem: it may be this very project, and that part is
+    what can match. None for any other path."""
+    m = _INSTALLED_RE.match(path)
+    return path[m.end():] if m else None
+
+
 def path_matches(
     path: str, files: dict[str, int], lowered: list[tuple[str, str, int]] | None = None
 ) -> list[int]:
@@ -114,9 +131,9 @@ def path_matches(
     if lowered is None:
         lowered = lowered_paths(files)
     p = path.strip("/").lower()
-    for marker in ("site-packages/", "dist-packages/", "node_modules/"):
-        if marker in p:  # an installed copy: its path inside the package is what can match
-            p = p.split(marker, 1)[1]
+    inside = installed_tail(p)
+    if inside is not None:  # an installed copy: its path inside the package is what can match
+        p = inside
     hits = [fid for rel, low, fid in lowered if low.endswith(p) and
             (len(rel) == len(p) or rel[-len(p) - 1] == "/")]
     if hits:
