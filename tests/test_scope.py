@@ -35,3 +35,52 @@ def test_plurals_meet_and_short_scopes_must_be_whole_names():
     assert matched("ts") == {}  # not inside every *.ts name: only a file called ts would do
     assert matched("x") == {}
     assert matched("nothing-like-it") == {}
+
+
+PACKAGES = [
+    "Cargo.toml",
+    "src/derive.rs",
+    "src/_derive/mod.rs",
+    "src/builder/command.rs",
+    "clap_derive/Cargo.toml",
+    "clap_derive/src/derives/args.rs",
+    "clap_derive/src/lib.rs",
+    "clap_complete/Cargo.toml",
+    "clap_complete/src/engine/complete.rs",
+    "clap_complete_fig/Cargo.toml",
+    "clap_complete_fig/src/fig.rs",
+    "packages/vite/package.json",
+    "packages/vite/src/node/plugins/css.ts",
+    "playground/css/package.json",
+    "playground/css/main.js",
+]
+PKG_KEYS = path_keys(list(enumerate(PACKAGES)))
+
+
+def in_packages(scope):
+    return {PACKAGES[fid]: m for fid, m in scope_matches(scope, PKG_KEYS).items()}
+
+
+def test_a_scope_that_names_a_package_is_that_package():
+    # `fix(derive)` in a workspace of crates is the clap_derive crate: its files are in the
+    # scope as a folder's are, and a file or folder called derive elsewhere only as a word is
+    derive = in_packages("derive")
+    assert derive["clap_derive/src/derives/args.rs"] == FOLDER
+    assert derive["clap_derive/src/lib.rs"] == FOLDER
+    assert derive["src/derive.rs"] == FOLDER_WORD
+    assert derive["src/_derive/mod.rs"] == FOLDER_WORD
+    assert "src/builder/command.rs" not in derive
+    # the last word names the package, not any word: clap_complete_fig is another crate, in
+    # the scope only by a word of its folder
+    complete = in_packages("complete")
+    assert complete["clap_complete/src/engine/complete.rs"] == NAME
+    assert complete["clap_complete/Cargo.toml"] == FOLDER
+    assert complete["clap_complete_fig/src/fig.rs"] == FOLDER_WORD
+    assert in_packages("clap_complete")["clap_complete/src/engine/complete.rs"] == FOLDER
+
+
+def test_a_fixture_package_claims_no_scope():
+    # vite's playground/css is a test fixture with a package.json: `fix(css)` stays css.ts
+    css = in_packages("css")
+    assert css["packages/vite/src/node/plugins/css.ts"] == NAME
+    assert css["playground/css/main.js"] == FOLDER

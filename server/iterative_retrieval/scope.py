@@ -5,6 +5,13 @@ rendererTemplateRef.ts), a folder (`runtime-core` → packages/runtime-core/…)
 (`legacy` → plugin-legacy/). Matching is on squashed forms (lower case, letters and digits only),
 so `v-on` meets vOn.ts. The path keys are built once per version of the file list, since a scope
 is tried against every file.
+
+In a repository of several packages, a scope names a package: that is how projects that title
+their commits this way use it (`fix(derive)` is the clap_derive crate, `fix(legacy)` the
+plugin-legacy package). So when the scope is a package's name or its last word, the package's
+files are in the scope as its folder is, and a file or folder of that name elsewhere (clap's
+own src/derive.rs) only as a folder word is. A package is a folder with a manifest (Cargo.toml,
+package.json, …) that is not a test, an example or a doc (vite's playground/css is a fixture).
 """
 
 from __future__ import annotations
@@ -12,12 +19,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .index.classify import classify
+
 NAME = 1.0
 IN_NAME = 0.7
 FOLDER = 0.4
 FOLDER_WORD = 0.3
 MIN_IN_NAME = 4
 """A scope shorter than this must be a whole file name: `ui` is inside too many names."""
+
+MANIFESTS = frozenset({
+    "cargo.toml", "package.json", "pyproject.toml", "setup.py", "setup.cfg", "go.mod",
+    "pom.xml", "build.gradle", "build.gradle.kts", "composer.json", "mix.exs", "pubspec.yaml",
+})
+"""File names that make their folder a package of its own."""
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]")
 _WORD_SEP = re.compile(r"[-_.]")
@@ -32,24 +47,32 @@ class PathKeys:
     """Squashed file names and folders of an index's file list, each with its files."""
 
     names: dict[str, list[int]]
-    folders: list[tuple[frozenset[str], frozenset[str], list[int]]]
-    """Per folder: its and its parents' squashed names, their words, the files directly in it."""
+    folders: list[tuple[str, frozenset[str], frozenset[str], list[int]]]
+    """Per folder: its path (lower case, with a closing slash), its and its parents' squashed
+    names, their words, the files directly in it."""
+    packages: dict[str, list[str]]
+    """Squashed name of a package (its whole folder name, and its last word) → its folders."""
 
 
 def path_keys(files: list[tuple[int, str]]) -> PathKeys:
     names: dict[str, list[int]] = {}
     in_folder: dict[str, list[int]] = {}
+    packages: dict[str, list[str]] = {}
     for fid, rel in files:
         folder, _, name = rel.rpartition("/")
         names.setdefault(squash(name.split(".", 1)[0]), []).append(fid)
         in_folder.setdefault(folder.lower(), []).append(fid)
+        if folder and name.lower() in MANIFESTS and classify(rel, None) == "config":
+            own = folder.rsplit("/", 1)[-1]
+            for key in {squash(own), squash(_WORD_SEP.split(own)[-1])} - {""}:
+                packages.setdefault(key, []).append(folder.lower() + "/")
     folders = []
     for folder, fids in in_folder.items():
         segs = [s for s in folder.split("/") if s]
         if segs:
             words = frozenset(w for s in segs for w in _WORD_SEP.split(s) if w)
-            folders.append((frozenset(squash(s) for s in segs), words, fids))
-    return PathKeys(names, folders)
+            folders.append((folder + "/", frozenset(squash(s) for s in segs), words, fids))
+    return PathKeys(names, folders, packages)
 
 
 def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
@@ -58,8 +81,16 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
     if len(key) < 2:
         return {}
     out: dict[int, float] = {}
-    for segs, words, fids in keys.folders:
-        m = FOLDER if key in segs else FOLDER_WORD if key in words else 0.0
+    claimed = tuple(keys.packages.get(key, ()))
+    inside: set[int] = set()
+    for folder, segs, words, fids in keys.folders:
+        if claimed and folder.startswith(claimed):
+            inside.update(fids)
+            m = FOLDER
+        elif claimed:
+            m = FOLDER_WORD if key in segs or key in words else 0.0
+        else:
+            m = FOLDER if key in segs else FOLDER_WORD if key in words else 0.0
         if m:
             for fid in fids:
                 out[fid] = m
@@ -72,5 +103,5 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
         else:
             continue
         for fid in fids:
-            out[fid] = m
+            out[fid] = m if not claimed or fid in inside else min(m, FOLDER_WORD)
     return out
