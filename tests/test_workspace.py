@@ -213,3 +213,39 @@ def test_a_task_word_s_rarity_is_the_whole_workspace_s(tmp_path):
     bucket = next(i for i, f in enumerate(both) if f[1] == "src/throttle.py")
     assert both[bucket][2] < 0.8, both
     assert {f[1] for f in both[:bucket]} == {"src/tokens.py", "src/session.py", "src/jwt_claims.py"}
+
+
+def test_a_word_another_root_says_gets_no_stand_in(tmp_path):
+    """Beside a web framework that says `blueprints`, a command-line library that does not
+    learns no synonym for it (its `app` helpers are not "blueprints" there): alone it does, as
+    a codebase that says a task's word in other words."""
+    from iterative_retrieval.config import Settings
+    from iterative_retrieval.engine import Engine
+
+    write_files(tmp_path / "web", {
+        "src/blueprints.py": "class Blueprint:\n    def __init__(self, name):\n"
+                             "        self.name = name\n\n"
+                             "def register_blueprint(app, blueprint):\n"
+                             "    app.blueprints[blueprint.name] = blueprint\n",
+        "src/routing.py": "def add_url_rule(rule, endpoint):\n    return (rule, endpoint)\n",
+        "src/config.py": "DEFAULTS = {'DEBUG': False}\n"})
+    write_files(tmp_path / "cli", {
+        "cli/utils.py": "def get_app_dir(app_name):\n    if not app_name:\n"
+                        "        raise ValueError('the name must not be empty')\n"
+                        "    return '~/.' + app_name\n",
+        "cli/parser.py": "def parse_args(args):\n    return list(args)\n",
+        "cli/types.py": "class Choice:\n    def convert(self, value):\n        return value\n",
+        "cli/termui.py": "def echo(message):\n    print(message)\n"})
+    settings = Settings(cache_dir=str(tmp_path / "cache"))
+    task = "Require a non-empty name for blueprints"
+
+    def learned(*roots):
+        result = Engine([tmp_path / r for r in roots], settings).retrieve(task)
+        return result, {w for cycle in result.trace for w in cycle.learned}
+
+    _, alone = learned("cli")
+    assert "app" in alone, alone
+    both, beside = learned("web", "cli")
+    assert not beside & {"app", "application", "module"}, beside
+    ranked = [(Path(f.root).name, f.path) for f in both.files]
+    assert ranked[0] == ("web", "src/blueprints.py"), ranked

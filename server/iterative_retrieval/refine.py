@@ -290,7 +290,13 @@ def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept
     pair_words = list(pairwise(words))
     phrases = ["".join(split_identifier(a + "_" + b)) for a, b in pair_words]
     by_text = {c.text.lower(): c.text for c in task_concepts}
-    syn_sources: list[tuple[str, tuple[str, ...]]] = [(c.text, (c.text,)) for c in targets]
+    # a word another root of the workspace says is that root's, not a word this root says in
+    # other words: `blueprints` beside flask makes no `app` of click's a stand-in for it (its
+    # own spellings still count: they are how this root writes the word)
+    said_elsewhere = {t for oi, _ in run.others
+                      for t, df in oi.doc_freqs(t for c in targets for t in c.terms).items() if df}
+    syn_sources: list[tuple[str, tuple[str, ...]]] = [
+        (c.text, (c.text,)) for c in targets if not said_elsewhere.issuperset(c.terms)]
     for phrase, (a, b) in zip(phrases, pair_words, strict=False):
         origin = tuple(by_text[w] for w in (a, b) if w in by_text)
         if origin and synonyms(phrase):
