@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -116,7 +117,9 @@ def test_files_that_changed_together_with_the_work_before(tmp_path):
     invoice = ch.files["shop/invoice.py"]
     assert invoice.kind == "coupled"
     assert invoice.reason == "changed with cart.py before (3 of 4 commits)"
-    assert ch.files["shop/shipping.py"].kind == "recent"  # never with the cart
+    # never with the cart, and a month on no longer recent: the last RECENT_DAYS before `now`
+    assert "shop/shipping.py" not in ch.files
+    assert read_changes(root).files["shop/shipping.py"].kind == "recent"  # today it is
     assert "shop/search.py" not in ch.files  # only in the root commit
     # the history is read once per HEAD: a new commit is in the next answer
     (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount, again\n")
@@ -227,3 +230,30 @@ def test_the_command_line_says_which_pins_it_left_out(tmp_path):
     assert "iterative-retrieval: --pin 'shop/nope.py' names no file in the workspace folders; " \
         "ignored" in notes
     assert any(n.startswith("iterative-retrieval: --pin '.env' ") for n in notes), notes
+
+
+def test_a_benchmark_replays_the_moment_of_the_last_commit(tmp_path, monkeypatch):
+    """Commits made a year ago are not recent work today; with IR_GIT_NOW=head they count from
+    the HEAD commit's time, as they did when it was made (bench/quality/wip.py)."""
+    root = make_repo(tmp_path / "old", SHOP)
+    year_ago = int(time.time()) - 365 * 86400
+
+    def commit_at(stamp: int, path: str, message: str) -> None:
+        (root / path).write_text(SHOP[path] + f"# {message}\n")
+        env = {"GIT_AUTHOR_DATE": f"@{stamp} +0000", "GIT_COMMITTER_DATE": f"@{stamp} +0000"}
+        subprocess.run(["git", "commit", "-qam", message], cwd=root, check=True,
+                       env={**os.environ, **env})
+
+    commit_at(year_ago - 20 * 86400, "shop/search.py", "search, three weeks before")
+    commit_at(year_ago - 2 * 86400, "shop/shipping.py", "shipping, two days before")
+    commit_at(year_ago, "shop/invoice.py", "invoice, the last commit")
+    monkeypatch.delenv("IR_GIT_NOW", raising=False)
+    today = read_changes(root)
+    assert not any(c.kind == "recent" for c in today.files.values()), today.files
+    monkeypatch.setenv("IR_GIT_NOW", "head")
+    then = read_changes(root)
+    assert then.files["shop/invoice.py"].kind == "recent"
+    assert then.files["shop/invoice.py"].reason == "committed today"
+    assert then.files["shop/shipping.py"].reason == "committed 2 days ago"
+    assert then.files["shop/invoice.py"].strength > then.files["shop/shipping.py"].strength
+    assert "shop/search.py" not in then.files  # three weeks before: not recent then either

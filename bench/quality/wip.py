@@ -18,6 +18,10 @@ not only fixes); A must change 1 to --max-branch-files source files. Each task r
 A tree is `<work>/<owner>__<name>@<A12>` (keep WIP trees in a folder of their own): a
 clone sharing the mirror's objects, with a local `main` at A's parent and the branch `wip`
 checked out at A, and no remote (so that the default branch is the local `main`).
+
+Run them with `python -m bench.quality`, with and without `IR_ABLATE=changes`; with
+`IR_GIT_NOW=head` the commits before A are recent work as they were when A was made
+(docs/benchmarks.md, "Work in progress").
 """
 
 from __future__ import annotations

@@ -154,6 +154,8 @@ def read_changes(root: Path, now: float | None = None) -> Changes:
         if branch is not None and len(branch) <= MAX_FILES:
             for path in branch:
                 note(path, Change("branch", STRENGTH["branch"]))
+    if now is None:
+        now = _replayed(root)
     for path, age in _recent(root, time.time() if now is None else now).items():
         note(path, Change("recent", 0.5 * math.pow(0.5, age / RECENT_HALF_LIFE), age))
     working = {p for p, ch in found.items() if ch.kind in WORKING}
@@ -333,10 +335,25 @@ def _default_refs(root: Path) -> list[str]:
     return refs
 
 
+REPLAY_ENV = "IR_GIT_NOW"
+"""Set to `head`, recent commits count from the HEAD commit's time instead of the clock's: a
+benchmark replays the moment a past commit was made (bench/quality/wip.py), when the commits
+before it were days old, not years."""
+
+
+def _replayed(root: Path) -> float | None:
+    """The moment REPLAY_ENV asks for, or None for the clock's."""
+    if os.environ.get(REPLAY_ENV, "").strip().lower() != "head":
+        return None
+    out = _git(root, "log", "-1", "--format=%ct", "HEAD")
+    return float(out.strip()) if out and out.strip().isdigit() else None
+
+
 def _recent(root: Path, now: float) -> dict[str, float]:
-    """path → days since it was last committed, for commits of the last RECENT_DAYS."""
-    out = _git(root, "log", f"--since={RECENT_DAYS}.days", "--format=%x00%ct %P", "--name-only",
-               "--relative", "-z", "--no-merges", "-n", "200", "HEAD")
+    """path → days since it was last committed, for commits of the RECENT_DAYS before `now`."""
+    since = int(now - RECENT_DAYS * 86400)
+    out = _git(root, "log", f"--since={since}", f"--until={int(now)}", "--format=%x00%ct %P",
+               "--name-only", "--relative", "-z", "--no-merges", "-n", "200", "HEAD")
     if out is None:
         return {}
     ages: dict[str, float] = {}
