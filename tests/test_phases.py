@@ -499,3 +499,27 @@ def test_a_new_name_in_the_task_is_searched_by_its_words(tmp_path):
     assert "MousetrapDisplayDuration" not in words and "mousetrap" in words
     assert res.files[0].path == "src/hook_windows.go", [f.path for f in res.files]
     assert "matches mousetrap" in res.files[0].reason
+
+
+def test_words_in_a_row_find_the_name_the_code_joins_them_into(tmp_path):
+    """"the worker start timeout": the pool that holds WORKER_START_TIMEOUT comes before a file
+    that says worker, start and timeout apart (start.ts, named after one of them), and its
+    reason says the phrase. (worker.ts says every word of the task: it stays first.)"""
+    write_files(tmp_path / "ws", {
+        "src/pool.ts": "const WORKER_START_TIMEOUT = 5_000\n\nexport function createPool(size) {\n"
+                       "  return spawnAll(size, WORKER_START_TIMEOUT)\n}\n",
+        "src/worker.ts": "export function startWorker(id, timeout) {\n"
+                         "  // a worker starts, then waits for its timeout; slow machines fail more\n"
+                         "  return run(id, timeout)\n}\n\nexport function stopWorker(id) {\n"
+                         "  return id\n}\n",
+        "src/start.ts": "export function start(workers, timeout) {\n"
+                        "  // start each worker, with a timeout\n"
+                        "  return workers.map(worker => worker.start(timeout))\n}\n",
+        **{f"src/misc/m{i}.ts": f"export const m{i} = {i}\n" for i in range(10)},
+    })
+    result = Engine([tmp_path / "ws"], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "Increase the worker start timeout: workers fail to start on slow machines")
+    paths = [f.path for f in result.files]
+    assert paths.index("src/pool.ts") < paths.index("src/start.ts"), paths
+    pool = result.files[paths.index("src/pool.ts")]
+    assert "worker start timeout" in pool.reason, pool.reason

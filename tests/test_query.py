@@ -6,14 +6,36 @@ from iterative_retrieval.query import parse_task
 
 
 def kinds(q):
-    return {c.text: c.kind for c in q.keywords}
+    """The task's concepts but its phrases (`phrases`: a channel of their own)."""
+    return {c.text: c.kind for c in q.keywords if c.kind != "phrase"}
+
+
+def phrases(q):
+    return [c.text for c in q.keywords if c.kind == "phrase"]
+
+
+def test_words_in_a_row_are_searched_as_the_name_code_would_write():
+    """Two or three words in a row (no stop word among them) become one joined term each, as
+    the index keeps a compound's whole: WORKER_START_TIMEOUT, tokenExpiry."""
+    q = parse_task("fix(forks): increase worker start timeout")
+    assert phrases(q)[:2] == ["increase worker start", "worker start timeout"]
+    assert "start timeout" in phrases(q)
+    joined = {c.text: c.terms for c in q.keywords if c.kind == "phrase"}
+    assert joined["worker start timeout"] == ("workerstarttimeout",)
+    q = parse_task("Fix the authentication token expiry bug")
+    assert {"authentication token", "token expiry"} <= set(phrases(q))
+    # a stop word or a mark breaks the run
+    assert phrases(parse_task("Prevent a KeyError when there's no link headers")) == [
+        "link headers"]
+    assert phrases(parse_task("cache, retry: backoff")) == []
+    assert not any(c.strong for c in q.keywords if c.kind == "phrase")  # never a critical gap
 
 
 def test_plain_task_drops_stop_words_and_task_verbs():
     """'Fix the authentication token expiry bug' keeps only the domain words."""
     q = parse_task("Fix the authentication token expiry bug")
     assert set(kinds(q)) == {"authentication", "token", "expiry"}
-    assert all(c.kind == "word" for c in q.keywords)
+    assert all(c.kind == "word" for c in q.keywords if c.kind != "phrase")
 
 
 def test_generic_words_are_kept_aside_as_a_fallback():

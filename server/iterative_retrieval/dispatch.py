@@ -72,6 +72,11 @@ def dispatch(run: Run, query: Query, excluded: set[str],  # noqa: C901
             if fid not in refused:
                 enter(fid)
         admitted = list(filter(known, hits))
+        if concept.kind == "phrase":
+            # a name the task says in words lets its files in; its rare whole term would
+            # outweigh every word in the BM25 that orders and normalizes the candidates
+            textual.append((concept.text, hits))
+            continue
         bm25.update(zip(admitted, map(add, map(bm25.__getitem__, admitted),
                                       map(mul, map(hits.__getitem__, admitted), repeat(weight))),
                         strict=True))

@@ -93,7 +93,10 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     # …and one another root says is still the task's: this root's files just do not cover it
     task_stats = [st for st in stats if st.task and (st.hits or st.elsewhere
                                                       or subs.get(st.concept.text))]
-    task_mass = sum(st.concept.weight * st.idf for st in task_stats) or 1.0
+    # a phrase (two words the code may join into one name) adds where a file says it, and
+    # takes nothing from the files that say its words apart
+    task_mass = sum(st.concept.weight * st.idf for st in task_stats
+                    if st.concept.kind != "phrase") or 1.0
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
@@ -103,7 +106,8 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
               and c.file_id not in taken][:50]
     # half of the BM25 feature is the task's own concepts (stand-ins at their share): learned
     # terms come from the best files themselves, so they may lift a file, not crown it
-    task_bm25 = {c.file_id: _task_bm25(c.file_id, task_stats, subs) for c in cands}
+    worded = [st for st in task_stats if st.concept.kind != "phrase"]
+    task_bm25 = {c.file_id: _task_bm25(c.file_id, worded, subs) for c in cands}
     max_task_bm25 = max(task_bm25.values(), default=1.0) or 1.0
     max_bm25 = max((c.bm25 for c in cands), default=1.0) or 1.0
     max_named = max((st.concept.weight for st in stats if st.concept.kind in ("path", "frame")),
@@ -180,7 +184,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text)
                   for st in scope_stats if fid in st.hits]
         f = {
-            "coverage": covered_task / task_mass,
+            "coverage": min(covered_task / task_mass, 1.0),
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": (0.5 * task_bm25[c.file_id] / max_task_bm25 + 0.5 * c.bm25 / max_bm25),
             # share of the task's strongest identifiers that this file defines

@@ -110,10 +110,11 @@ class Concept:
     text: str
     """The surface form (`refreshToken`, `src/auth.ts`, `expiry`)."""
     kind: str
-    """path, frame, scope, identifier, quoted, word, learned, synonym, variant.
+    """path, frame, scope, identifier, quoted, word, phrase, learned, synonym, variant.
 
     A scope is a Conventional Commits scope in parentheses (`(http)` of `fix(http): …`): it
-    matches paths, not text."""
+    matches paths, not text. A phrase is two or three of the task's words in a row, searched as
+    the one name code would write them as (`worker start timeout`: WORKER_START_TIMEOUT)."""
     weight: float
     """How much it counts; task identifiers and paths weigh most, learned terms least."""
     terms: tuple[str, ...] = ()

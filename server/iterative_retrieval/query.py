@@ -20,6 +20,11 @@ from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
 W_SCOPE = 2.0
+W_PHRASE, MAX_PHRASES = 1.0, 12
+"""Two or three words in a row, searched as one name: as much as a word, where a file says it
+(a phrase is evidence for the files that name it, never a shortfall of those that do not:
+evaluate.py leaves it out of the task's mass)."""
+_PHRASE_RUN_RE = re.compile(r"[A-Za-z]+(?: +[A-Za-z]+)+")
 """A conventional-commit scope (`fix(http): …`) names the part of the code the change is in."""
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
 W_GENERIC, MAX_GENERIC = 0.6, 6
@@ -297,6 +302,11 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         if s not in seen_terms and s not in CODE_STOP
     )
 
+    # 5. words in a row, as the one name code would write them
+    said = {t for c in concepts.values() for t in c.terms}
+    for phrase in [] if ablated("phrases") else _phrases(title + "\n" + prose, said):
+        add(phrase)
+
     lowered = text.lower()
     if include_tests is None:
         # a frame in a test file (not any path that says "test": `_pytest/runner.py`)
@@ -310,6 +320,30 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         include_tests=include_tests or about_docs,
         fallback=fallback,
     )
+
+
+def _phrases(text: str, taken: set[str]) -> list[Concept]:
+    """The task's runs of two and three words (no stop word among them), each joined as the
+    one name code would write it: "worker start timeout" is WORKER_START_TIMEOUT's whole term,
+    "token expiry" tokenExpiry's. The longer first, at most MAX_PHRASES; most are names no
+    file has, and cost one index lookup each."""
+    out: list[Concept] = []
+    taken = set(taken)
+    for run in _PHRASE_RUN_RE.findall(text[:4000]):
+        words = run.lower().split()
+        for size in (3, 2):
+            for i in range(len(words) - size + 1):
+                gram = words[i:i + size]
+                if any(len(w) < 2 or w in ENGLISH_STOP for w in gram):
+                    continue
+                joined = stem("".join(gram))
+                if joined in taken:
+                    continue
+                taken.add(joined)
+                out.append(Concept(" ".join(gram), "phrase", W_PHRASE, (joined,)))
+                if len(out) >= MAX_PHRASES:
+                    return out
+    return out
 
 
 UNKNOWN_PART_SHARE = 1.0
