@@ -392,3 +392,13 @@ def test_a_name_the_code_never_says_whole_becomes_its_words():
     # `display`, a word of the task too, comes once
     assert [c.text for c in out.keywords].count("display") == 1
     assert unknown_identifiers_as_words(q, lambda term: True) is q
+
+
+def test_only_the_phrases_a_file_says_stay_in_the_query():
+    """A run of words no file says as one name is no concept of this root's query."""
+    from iterative_retrieval.query import said_phrases
+
+    q = parse_task("Fix the authentication token expiry bug")
+    kept = said_phrases(q, lambda term: term == "tokenexpir")
+    assert [c.text for c in kept.keywords if c.kind == "phrase"] == ["token expiry"]
+    assert set(kinds(kept)) == set(kinds(q))

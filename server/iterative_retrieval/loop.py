@@ -18,7 +18,7 @@ from dataclasses import replace
 from .dispatch import admitter, dispatch
 from .evaluate import evaluate
 from .models import Candidate, CycleTrace, Evaluation, Query
-from .query import unknown_identifiers_as_words
+from .query import said_phrases, unknown_identifiers_as_words
 from .refine import HIGH, find_gaps, focus_areas, refine
 from .relevance import Roles, assign, ranked
 from .run import Cancelled, Report, Run
@@ -41,7 +41,10 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     excluded = set(excluded or ())
     trace: list[CycleTrace] = []
     roles = Roles()
-    query = unknown_identifiers_as_words(query, lambda t: bool(run.search.search(run.index, t)))
+    def known(term: str) -> bool:
+        return bool(run.search.search(run.index, term))
+
+    query = said_phrases(unknown_identifiers_as_words(query, known), known)
     if query.keywords != run.task_concepts:
         run = replace(run, task_concepts=query.keywords)
     for cycle in range(1, max_cycles + 1):

@@ -351,6 +351,13 @@ UNKNOWN_PART_SHARE = 1.0
 (measured 2026-12-02: 1.0 beat 0.5 on the development and the three held-out sets)."""
 
 
+def said_phrases(query: Query, known: Callable[[str], bool]) -> Query:
+    """The query without the phrases no file says as one name: most of a task's word runs are
+    none, and the trace should show the few that are."""
+    kept = tuple(c for c in query.keywords if c.kind != "phrase" or known(c.terms[0]))
+    return replace(query, keywords=kept) if len(kept) != len(query.keywords) else query
+
+
 def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> Query:
     """The task's compound identifiers that no file says whole (a name the task introduces,
     `MousetrapDisplayDuration`; a misremembered one) become their words: the code says those
