@@ -20,12 +20,12 @@ from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
 W_SCOPE = 2.0
+"""A conventional-commit scope (`fix(http): …`) names the part of the code the change is in."""
 W_PHRASE, MAX_PHRASES = 1.0, 12
 """Two or three words in a row, searched as one name: as much as a word, where a file says it
 (a phrase is evidence for the files that name it, never a shortfall of those that do not:
 evaluate.py leaves it out of the task's mass)."""
 _PHRASE_RUN_RE = re.compile(r"[A-Za-z]+(?: +[A-Za-z]+)+")
-"""A conventional-commit scope (`fix(http): …`) names the part of the code the change is in."""
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
 W_GENERIC, MAX_GENERIC = 0.6, 6
 """The task's generic words (verbs, issue vocabulary), searched only when nothing else matched."""
