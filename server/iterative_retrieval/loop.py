@@ -41,6 +41,7 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     excluded = set(excluded or ())
     trace: list[CycleTrace] = []
     roles = Roles()
+
     def known(term: str) -> bool:
         return bool(run.search.search(run.index, term))
 
