@@ -2,9 +2,9 @@
 
 A scope names a file (`http` → http.js), part of a file name (`templateRef` →
 rendererTemplateRef.ts), a folder (`runtime-core` → packages/runtime-core/…) or a word of a folder
-(`legacy` → plugins/plugin-legacy/ when that folder is no package of its own). Matching is on squashed forms (lower case, letters and digits only),
-so `v-on` meets vOn.ts. The path keys are built once per version of the file list, since a scope
-is tried against every file.
+(`legacy` → plugins/plugin-legacy/ when that folder is no package of its own). Matching is on
+squashed forms (lower case, letters and digits only), so `v-on` meets vOn.ts. The path keys are
+built once per version of the file list, since a scope is tried against every file.
 
 In a repository of several packages, a scope names a package: that is how projects that title
 their commits this way use it (`fix(derive)` is the clap_derive crate, `fix(legacy)` the
