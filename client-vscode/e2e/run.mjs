@@ -213,12 +213,28 @@ async function main() {
       log(`  status bar ${await texts('.statusbar-item')}`);
     };
 
-    /** Runs a command from the palette (F1), reopening it until the command is listed. */
+    /**
+     * Opens the palette: F1, or Ctrl+Shift+P when a focused editor (the walkthrough's page)
+     * swallowed the key, until its input shows.
+     */
+    async function openPalette() {
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press(attempt % 2 ? 'F1' : 'Control+Shift+P');
+        try {
+          await quickInput.waitFor({ state: 'visible', timeout: 15000 });
+          return;
+        } catch (err) {
+          log(`palette did not open (attempt ${attempt})`);
+          if (attempt >= 4) throw err;
+        }
+      }
+    }
+
+    /** Runs a command from the palette, reopening it until the command is listed. */
     async function palette(title) {
       const item = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
       for (let attempt = 1; ; attempt++) {
-        await page.keyboard.press('F1');
-        await quickInput.waitFor({ state: 'visible', timeout: 15000 });
+        await openPalette();
         await page.keyboard.type(title, { delay: 5 });
         try {
           await item.waitFor({ timeout: 4000 });
@@ -527,8 +543,7 @@ async function main() {
         // file among the pinned paths the extension publishes as a context key).
         await row(pinnedFile).click();
         await page.locator('.tabs-container .tab.active', { hasText: pinnedFile }).waitFor({ timeout: 15000 });
-        await page.keyboard.press('F1');
-        await quickInput.waitFor({ state: 'visible', timeout: 15000 });
+        await openPalette();
         await page.keyboard.type('Iterative Retrieval: Unpin', { delay: 5 });
         await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Unpin This File' }).first().waitFor({ timeout: 10000 });
         await page.keyboard.press('Escape');
