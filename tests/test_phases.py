@@ -358,6 +358,44 @@ def test_a_long_class_the_task_names_shows_its_head_and_the_passage_inside_it(tm
     assert any("def reconcile_statement" in r.text for r in ledger.regions), spans
 
 
+def _doc_heavy_module() -> str:
+    """A 500-line module: a function whose docstring's examples say the task's words on every
+    line, filler, and the short function whose code raises the error the task reports."""
+    out = ["def build_cycles(args):", '    """Build a permutation from cycles.', ""]
+    out += ["    >>> Permutation([[0, 1], [0, 1]])  # repeated elements in cycles raise" for _ in range(12)]
+    out += ['    """', "    return list(args)", "", ""]
+    out += [f"def filler_{i}(x):\n    return x + {i}\n\n" for i in range(110)]
+    out += ["def check_cycles(args):", "    seen = set()", "    for c in args:",
+            "        if c in seen:",
+            "            raise ValueError('repeated elements in cycles of a Permutation')",
+            "        seen.add(c)", "    return seen", ""]
+    out += [f"def tail_{i}(x):\n    return x * {i}\n\n" for i in range(20)]
+    return "\n".join(out) + "\n"
+
+
+def test_a_small_budget_goes_to_the_code_that_says_the_task_words_not_its_doc_examples(tmp_path):
+    """The docstring's examples say the task's words more often; the code that raises the
+    error says them once, and is what a fix changes."""
+    eng, _ = engine_for(tmp_path, {"src/perm/cycles.py": _doc_heavy_module(), **MISC})
+    res = eng.retrieve("Permutation with repeated elements in cycles raises ValueError",
+                       Settings(budget=200))
+    mod = next(f for f in res.files if f.path == "src/perm/cycles.py")
+    spans = [(r.start_line, r.end_line, r.why) for r in mod.regions]
+    assert any("raise ValueError" in r.text for r in mod.regions), spans
+    assert not any(">>> Permutation" in r.text for r in mod.regions), spans
+
+
+def test_prose_lines_are_comments_and_python_docstrings():
+    from iterative_retrieval.context import prose_lines
+
+    src = ["#include <stdio.h>", "# a comment", "#: an attribute's doc", "#[derive(Debug)]",
+           "x = 1  # trailing", "// go", "/* block", " * more", " */", "*p = 1;", "#!/bin/sh",
+           "def f():", '    """Doc.', "    >>> f()", '    """', "    return 1"]
+    assert sorted(prose_lines("m.py", src)) == [2, 3, 6, 7, 8, 9, 13, 14, 15]
+    # triple quotes are Python's docstrings only: elsewhere a string is code
+    assert sorted(prose_lines("m.kt", src)) == [2, 3, 6, 7, 8, 9]
+
+
 CLI_TOOL = {
     "cmd/add.go": "package cmd\n\n// addCmd creates a new command from the template.\nvar addCmd = &Command{Use: \"add [name]\"}\n",
     "cmd/init.go": "package cmd\n\nvar initCmd = &Command{Use: \"init [path]\"}\n",

@@ -10,6 +10,7 @@ still shows every top file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 
 from .config import DEFAULT_BUDGET_TOKENS
@@ -23,11 +24,10 @@ _redacted = TextMemo(redact_text)
 """A file's redacted text, between retrievals too: the same top files come back often."""
 
 CHARS_PER_TOKEN = 4
-MAX_DEF_LINES = 120
 LONG_DEF = 200
 DEF_HEAD_LINES = 12
-"""A definition the task names that is this long (a class of many methods) shows only its first
-DEF_HEAD_LINES: where the task's words meet inside it, the passages show."""
+"""A definition the task names shows whole, unless it is this long (a class of many methods):
+then only its first DEF_HEAD_LINES, and the passages show where the task's words meet inside."""
 MIN_RELEVANCE = 0.2
 HEADER_LINES = 36
 WHOLE_FILE_LINES = 400
@@ -59,6 +59,15 @@ BRIDGE_GAP = 3
 should not miss the line between two passages."""
 DENSITY_EXP = 0.3
 """Passages rank by worth / length ** this: dense ones first, long ones not crushed."""
+PROSE_WORTH = 0.25
+"""A word a passage says only in comments or docstrings counts this much of its worth: a task's
+words fill a long file's doc examples, and a fix changes code (development set LineRecall
+.592 → .606; held-out B .639 → .664, C .546 → .555, A .570 → .566)."""
+_COMMENT = re.compile(
+    r"(//|/\*|\*/|\*(\s|$)|#(?![\[!]|\s*(include|define|undef|if|ifdef|ifndef|elif|else|endif|"
+    r"pragma|import|error|warning|line)\b))")
+"""A comment line's start: C-family, Go, Rust and JS comments, and "#" comments (not a C
+preprocessor line or a Rust attribute)."""
 
 
 FRAME_PAD = 20
@@ -116,8 +125,8 @@ def select(evals: list[Evaluation], max_files: int, pinned: frozenset[int] | set
     return [e for e in evals if id(e) in keep]
 
 
-def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0
-              ) -> list[tuple[int, int, str]]:
+def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0,
+              prose: frozenset[int] = frozenset()) -> list[tuple[int, int, str]]:
     """Candidate (start, end, why) spans of one file, most telling first.
 
     Only the first HEAD_FILES handed out (`place` counts from 0) show all of that, and only the
@@ -131,17 +140,19 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0
     definition, ranked by what their distinct task words are worth per line. A file that is
     context only through its links shows the definitions the implementing files use; an
     indirect file its best passage, or the signature lines of its telling definitions.
+    `prose`: the file's comment and docstring lines (prose_lines), where words count less.
     """
     whole = int((WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES) * scale)
-    spans = _spans(ev, n_lines, whole)
+    spans = _spans(ev, n_lines, whole, prose)
     head = place < HEAD_FILES * scale or ev.role == IMPLEMENTS.role
     return spans if head else spans[:1]
 
 
-def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str]]:
+def _spans(ev: Evaluation, n_lines: int, whole: int, prose: frozenset[int]
+           ) -> list[tuple[int, int, str]]:
     evidence = ev.role == IMPLEMENTS.role or ev.score >= RELATED_SCORE
     if ev.role == "indirect" and not evidence:
-        return _signatures(ev, n_lines)
+        return _signatures(ev, n_lines, prose)
     if evidence and n_lines <= whole:
         return [(1, n_lines, "whole file")]
     if not evidence and n_lines <= CONTEXT_WHOLE_LINES:
@@ -152,13 +163,13 @@ def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str
         if sym.name in named:
             # a long definition (a class of many methods) shows its head: the passages show
             # where in it the task's words meet
-            most = MAX_DEF_LINES if sym.end_line - sym.start_line < LONG_DEF else DEF_HEAD_LINES
-            end = min(sym.end_line, sym.start_line + most - 1, n_lines)
+            long = sym.end_line - sym.start_line >= LONG_DEF
+            end = min(sym.start_line + DEF_HEAD_LINES - 1 if long else sym.end_line, n_lines)
             spans.append((sym.start_line, max(end, sym.start_line), f"defines {sym.name}"))
     if not evidence and spans:
         return spans[:CONTEXT_SPANS]
     passages = []
-    for a, b, worth in _clusters(ev):
+    for a, b, worth in _clusters(ev, prose):
         inner = _enclosing(ev, a, b)
         if inner is not None:
             a, b = inner.start_line, min(inner.end_line, n_lines)
@@ -176,7 +187,8 @@ def _spans(ev: Evaluation, n_lines: int, whole: int) -> list[tuple[int, int, str
     return spans
 
 
-def _signatures(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
+def _signatures(ev: Evaluation, n_lines: int, prose: frozenset[int]
+                ) -> list[tuple[int, int, str]]:
     """One-line spans: the first lines of the definitions that carry the task's words (else of
     the file's first definitions); a file without definitions, its densest passage."""
     telling = set(ev.defines) | set(ev.named) | set(ev.used_by)
@@ -184,25 +196,45 @@ def _signatures(ev: Evaluation, n_lines: int) -> list[tuple[int, int, str]]:
     lines = sorted({sym.start_line for sym in syms if sym.start_line <= n_lines})[:SIGNATURES]
     if lines:
         return [(ln, ln, "signature") for ln in lines]
-    runs = sorted(_clusters(ev), key=lambda t: -t[2] / (t[1] - t[0] + 1) ** DENSITY_EXP)
+    runs = sorted(_clusters(ev, prose), key=lambda t: -t[2] / (t[1] - t[0] + 1) ** DENSITY_EXP)
     if runs:
         a, b, _ = runs[0]
         return [(max(1, a - 1), min(n_lines, b + 1, a + SIGNATURES), "matched lines")]
     return [(1, min(n_lines, SIGNATURES), "file start")]
 
 
-def _clusters(ev: Evaluation) -> list[tuple[int, int, float]]:
+def prose_lines(path: str, lines: list[str]) -> frozenset[int]:
+    """The 1-based numbers of the comment lines, and in Python of the triple-quoted strings'
+    lines (docstrings and their examples)."""
+    out: set[int] = set()
+    python = path.endswith((".py", ".pyi", ".pyx"))
+    inside = False
+    for n, line in enumerate(lines, 1):
+        text = line.strip()
+        quotes = text.count('"""') + text.count("'''") if python else 0
+        if inside or quotes or _COMMENT.match(text):
+            out.add(n)
+        if quotes % 2:
+            inside = not inside
+    return frozenset(out)
+
+
+def _clusters(ev: Evaluation, prose: frozenset[int]) -> list[tuple[int, int, float]]:
     """Runs of hit lines at most CLUSTER_GAP apart (and at most MAX_RUN long), worth the sum of
-    their distinct stems: a word said on every line of a run counts once."""
-    runs: list[tuple[int, int, set[str]]] = []
+    their distinct stems: a word said on every line of a run counts once, and a word said only
+    on its `prose` lines PROSE_WORTH of its weight."""
+    runs: list[tuple[int, int, set[str], set[str]]] = []
     terms = ev.hit_terms or [()] * len(ev.hit_lines)
     for ln, said in sorted(zip(ev.hit_lines, terms, strict=False)):
+        code = set() if ln in prose else set(said)
         if runs and ln - runs[-1][1] <= CLUSTER_GAP and ln - runs[-1][0] <= MAX_RUN:
-            runs[-1] = (runs[-1][0], ln, runs[-1][2] | set(said))
+            a, _, all_said, in_code = runs[-1]
+            runs[-1] = (a, ln, all_said | set(said), in_code | code)
         else:
-            runs.append((ln, ln, set(said)))
+            runs.append((ln, ln, set(said), code))
     w = ev.term_weights
-    return [(a, b, sum(w.get(t, 1.0) for t in said) or 1.0) for a, b, said in runs]
+    return [(a, b, sum(w.get(t, 1.0) * (1.0 if t in in_code else PROSE_WORTH) for t in said)
+             or 1.0) for a, b, said, in_code in runs]
 
 
 def _enclosing(ev: Evaluation, a: int, b: int):
@@ -249,7 +281,8 @@ def build_context(
             text = _redacted(text)
         lines = split_lines(text) if text is not None else []
         lines_of[id(ev)] = lines
-        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale) if lines else []
+        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale,
+                                     prose_lines(ev.path, lines)) if lines else []
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
     shown = {id(ev): 0 for ev in evals}
     cap = {id(ev): int(_share(i, ev) * scale) for i, ev in enumerate(evals)}
