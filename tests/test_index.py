@@ -151,6 +151,11 @@ def test_classify():
     assert classify("docs/index.md", "markdown") == "doc"
     assert classify("examples/demo/app.py", "python") == "example"
     assert classify("sandbox/server.js", "javascript") == "example"  # a manual-testing app
+    # benchmarks: Cargo's benches/, and the like
+    for name in ("benches/05_ripgrep.rs", "benchsuite/runner.py", "bench/parse.js",
+                 "benchmarks/bench_sort.py"):
+        assert classify(name, "rust") == "example", name
+    assert classify("src/bencher.rs", "rust") == "source"
     assert classify("packages/sfc-playground/src/App.vue", "vue") == "source"
     assert classify("src/app.py", "python") == "source"
     assert classify("pyproject.toml", "toml") == "config"

@@ -20,7 +20,7 @@ _TEST_FILE_RE = re.compile(
 )
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
 _EXAMPLE_DIR_RE = re.compile(
-    r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench|sandbox(es)?|playgrounds?)(/|$)")
+    r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench(es|suite)?|sandbox(es)?|playgrounds?)(/|$)")
 _EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench", "sandbox", "playground")
 """Every match of _EXAMPLE_DIR_RE contains one of these."""
 _TOOL_CONFIG_RE = re.compile(
@@ -39,7 +39,7 @@ _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-CLASSIFIER_VERSION = "5"
+CLASSIFIER_VERSION = "6"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
