@@ -2,7 +2,8 @@
 
 Every file of the indirect band or above is handed out, best first, up to max_files; the token
 budget decides how much of each is shown. Regions follow the file's role (spans_for): the
-implementing files' named definitions and dense passages, the related files' definitions that
+implementing files' named definitions and the passages where the task's words meet in code
+(more than in comments and docstrings), the related files' definitions that
 the implementing files use, the indirect files' signature lines; merged where they overlap.
 The budget is spent in rank order, each file's most telling region first, so a small budget
 still shows every top file.
