@@ -62,8 +62,8 @@ DENSITY_EXP = 0.3
 """Passages rank by worth / length ** this: dense ones first, long ones not crushed."""
 PROSE_WORTH = 0.25
 """A word a passage says only in comments or docstrings counts this much of its worth: a task's
-words fill a long file's doc examples, and a fix changes code (development set LineRecall
-.592 → .606; held-out B .639 → .664, C .546 → .555, A .570 → .566)."""
+words fill a long file's doc examples, and a fix changes code (docs/design.md, "Context", has
+the figures)."""
 _COMMENT = re.compile(
     r"(//|/\*|\*/|\*(\s|$)|#(?![\[!]|\s*(include|define|undef|if|ifdef|ifndef|elif|else|endif|"
     r"pragma|import|error|warning|line)\b))")
