@@ -385,15 +385,21 @@ def test_a_small_budget_goes_to_the_code_that_says_the_task_words_not_its_doc_ex
     assert not any(">>> Permutation" in r.text for r in mod.regions), spans
 
 
-def test_prose_lines_are_comments_and_python_docstrings():
-    from iterative_retrieval.context import prose_lines
+def test_prose_lines_are_the_lines_of_only_comments_or_strings_in_each_language():
+    from iterative_retrieval.languages.outline import prose_lines
 
-    src = ["#include <stdio.h>", "# a comment", "#: an attribute's doc", "#[derive(Debug)]",
-           "x = 1  # trailing", "// go", "/* block", " * more", " */", "*p = 1;", "#!/bin/sh",
-           "def f():", '    """Doc.', "    >>> f()", '    """', "    return 1"]
-    assert sorted(prose_lines("m.py", src)) == [2, 3, 6, 7, 8, 9, 13, 14, 15]
-    # triple quotes are Python's docstrings only: elsewhere a string is code
-    assert sorted(prose_lines("m.kt", src)) == [2, 3, 6, 7, 8, 9]
+    py = ["# a comment", "x = 1  # trailing", "def f():", '    """Doc.', "    >>> f()",
+          '    """', "    return 1"]
+    assert sorted(prose_lines("\n".join(py), "python")) == [1, 4, 5, 6]
+    c = ["#include <stdio.h>", "// a comment", "/* a block", " * more", " */", "*p = 1;",
+         'char *s = "a string";']
+    assert sorted(prose_lines("\n".join(c), "c")) == [2, 3, 4, 5]
+    rs = ["#[derive(Debug)]", "/// A doc comment", "struct S;"]
+    assert sorted(prose_lines("\n".join(rs), "rust")) == [2]
+    # a template's text is prose too (cobra's license texts): the line that opens it is code
+    go = ["var gpl = `", "This program is free software", "`", "func f() {}"]
+    assert sorted(prose_lines("\n".join(go), "go")) == [2, 3]
+    assert prose_lines("# Title\ntext", "markdown") == frozenset()
 
 
 CLI_TOOL = {

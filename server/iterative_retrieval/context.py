@@ -11,10 +11,11 @@ still shows every top file.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection
 
 from .config import DEFAULT_BUDGET_TOKENS
+from .languages.detect import language_for
+from .languages.outline import prose_lines
 from .lines import split_lines
 from .models import Evaluation, FileResult, Query, Region
 from .redact import redact_text
@@ -64,11 +65,6 @@ PROSE_WORTH = 0.25
 """A word a passage says only in comments or docstrings counts this much of its worth: a task's
 words fill a long file's doc examples, and a fix changes code (docs/design.md, "Context", has
 the figures)."""
-_COMMENT = re.compile(
-    r"(//|/\*|\*/|\*(\s|$)|#(?![\[!]|\s*(include|define|undef|if|ifdef|ifndef|elif|else|endif|"
-    r"pragma|import|error|warning|line)\b))")
-"""A comment line's start: C-family, Go, Rust and JS comments, and "#" comments (not a C
-preprocessor line or a Rust attribute)."""
 
 
 FRAME_PAD = 20
@@ -141,7 +137,8 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0,
     definition, ranked by what their distinct task words are worth per line. A file that is
     context only through its links shows the definitions the implementing files use; an
     indirect file its best passage, or the signature lines of its telling definitions.
-    `prose`: the file's comment and docstring lines (prose_lines), where words count less.
+    `prose`: the file's lines of only comments or strings (languages.outline.prose_lines), where
+    words count less.
     """
     whole = int((WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES) * scale)
     spans = _spans(ev, n_lines, whole, prose)
@@ -202,22 +199,6 @@ def _signatures(ev: Evaluation, n_lines: int, prose: frozenset[int]
         a, b, _ = runs[0]
         return [(max(1, a - 1), min(n_lines, b + 1, a + SIGNATURES), "matched lines")]
     return [(1, min(n_lines, SIGNATURES), "file start")]
-
-
-def prose_lines(path: str, lines: list[str]) -> frozenset[int]:
-    """The 1-based numbers of the comment lines, and in Python of the triple-quoted strings'
-    lines (docstrings and their examples)."""
-    out: set[int] = set()
-    python = path.endswith((".py", ".pyi", ".pyx"))
-    inside = False
-    for n, line in enumerate(lines, 1):
-        text = line.strip()
-        quotes = text.count('"""') + text.count("'''") if python else 0
-        if inside or quotes or _COMMENT.match(text):
-            out.add(n)
-        if quotes % 2:
-            inside = not inside
-    return frozenset(out)
 
 
 def _clusters(ev: Evaluation, prose: frozenset[int]) -> list[tuple[int, int, float]]:
@@ -282,8 +263,8 @@ def build_context(
             text = _redacted(text)
         lines = split_lines(text) if text is not None else []
         lines_of[id(ev)] = lines
-        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale,
-                                     prose_lines(ev.path, lines)) if lines else []
+        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale, prose_lines(
+            text or "", language_for(ev.path))) if lines else []
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
     shown = {id(ev): 0 for ev in evals}
     cap = {id(ev): int(_share(i, ev) * scale) for i, ev in enumerate(evals)}

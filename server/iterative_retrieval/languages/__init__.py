@@ -12,7 +12,8 @@ the file size.
 One module per job: `detect` (a path's language), `clean` (strings and comments blanked),
 `rules` (the rule records a family is described by), `braces` (the scan of brace languages),
 `imports` (what import finders share), `definitions` (the record outliners fill, and the
-bounds), `outline` (the entry point), and one module per language family: `python`, `make`,
+bounds), `outline` (the entry point, and `prose_lines`: the lines that are only comments or
+strings), and one module per language family: `python`, `make`,
 `javascript`, `go`, `jvm` (Java, Kotlin, Scala), `swift`, `rust`, `c` (C, C++, Objective-C),
 `csharp`, `php`, `ruby`, `shell`, `generic` (every other language).
 

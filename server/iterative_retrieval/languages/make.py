@@ -9,7 +9,7 @@ from .clean import HASH, clean, cleaner
 from .definitions import MAX_SYMBOLS, Definition
 from .rules import upper
 
-_CLEANER = cleaner(HASH)
+CLEANER = cleaner(HASH)
 _MK_INCLUDE = re.compile(r"\s*-?s?include\s+(.+)")
 
 _MK_VAR = re.compile(r"(?:export\s+|override\s+)?(?P<n>[A-Za-z_][\w.]*)\s*(?:[:+?!]?=)")
@@ -47,6 +47,6 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
 
 def outline(text: str, raw: list[str], defs: list[Definition], imports: list[str]) -> None:
     """The targets, constants and includes of a prepared Makefile text (outline.Outliner)."""
-    lines = clean(_CLEANER, text).split("\n")
+    lines = clean(CLEANER, text).split("\n")
     _outline(raw, lines, defs)
     imports.extend(_imports(raw, lines))

@@ -4,11 +4,13 @@ Each language family has an outliner: Python and Makefiles their own (python.py,
 every brace language (and Ruby) the brace scan over its Spec (braces.py); any other language
 the generic one. An outliner that fails part-way (a bug, never the file's fault) keeps what it
 found: the failure is logged with a traceback, the outline is partial, indexing goes on.
+The same cleaners say which lines are prose (prose_lines): the regions' ranking weighs code more.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 
 from ..lines import normalize
@@ -40,25 +42,39 @@ def brace_outliner(spec: Spec) -> Outliner:
     return outline
 
 
-_JS = brace_outliner(javascript.SPEC)
-_C = brace_outliner(c.SPEC)
+SPECS: dict[str, Spec] = {
+    "javascript": javascript.SPEC, "typescript": javascript.SPEC, "vue": javascript.SPEC,
+    "svelte": javascript.SPEC, "c": c.SPEC, "cpp": c.SPEC, "objective-c": c.SPEC,
+    "go": go.SPEC, "java": jvm.JAVA, "kotlin": jvm.KOTLIN, "scala": jvm.SCALA,
+    "swift": swift.SPEC, "rust": rust.SPEC, "csharp": csharp.SPEC, "php": php.SPEC,
+    "ruby": ruby.SPEC, "shell": shell.SPEC,
+}
+"""The brace languages' Specs (detect.LANGUAGES's names)."""
 OUTLINERS: dict[str, Outliner] = {
     "python": python.outline, "starlark": python.outline, "make": make.outline,
-    "javascript": _JS, "typescript": _JS, "vue": _JS, "svelte": _JS,
-    "c": _C, "cpp": _C, "objective-c": _C,
-    "go": brace_outliner(go.SPEC),
-    "java": brace_outliner(jvm.JAVA),
-    "kotlin": brace_outliner(jvm.KOTLIN),
-    "scala": brace_outliner(jvm.SCALA),
-    "swift": brace_outliner(swift.SPEC),
-    "rust": brace_outliner(rust.SPEC),
-    "csharp": brace_outliner(csharp.SPEC),
-    "php": brace_outliner(php.SPEC),
-    "ruby": brace_outliner(ruby.SPEC),
-    "shell": brace_outliner(shell.SPEC),
+    **{lang: brace_outliner(spec) for lang, spec in SPECS.items()},
 }
-"""Each language's outliner (detect.LANGUAGES's names); any other gets GENERIC."""
+"""Each language's outliner; any other gets GENERIC."""
 GENERIC = brace_outliner(generic.SPEC)
+CLEANERS: dict[str, re.Pattern[str]] = {
+    "python": python.CLEANER, "starlark": python.CLEANER, "make": make.CLEANER,
+    **{lang: spec.cleaner for lang, spec in SPECS.items()},
+}
+"""Each language's strings-and-comments pattern (the one its outliner cleans with)."""
+_BLANKED = str.maketrans("", "", '\x01" \t')
+
+
+def prose_lines(text: str, language: str | None) -> frozenset[int]:
+    """The 1-based numbers of the lines that hold only comments or strings (a docstring, a doc
+    comment, a template's text): prose, not code. Unknown and plain-text languages: none."""
+    lang = language.lower() if isinstance(language, str) else None
+    if lang in NO_OUTLINE or not text:
+        return frozenset()
+    rx = CLEANERS.get(lang, generic.SPEC.cleaner) if lang else generic.SPEC.cleaner
+    text, raw = _prepare(text)
+    cleaned = clean(rx, text).split("\n")
+    return frozenset(n for n, (line, bare) in enumerate(zip(raw, cleaned, strict=False), 1)
+                     if not bare.translate(_BLANKED) and line.strip())
 
 
 def extract_outline(text: str, language: str | None) -> Outline:

@@ -14,7 +14,7 @@ from .clean import DQ, HASH, SQ, TDQ, TSQ, brackets, clean, cleaner
 from .definitions import Definition, add
 from .rules import upper
 
-_CLEANER = cleaner(TDQ, TSQ, DQ, SQ, HASH)
+CLEANER = cleaner(TDQ, TSQ, DQ, SQ, HASH)
 
 
 class _Open(NamedTuple):
@@ -140,5 +140,5 @@ def _imports(clean: list[str], i: int) -> list[str]:
 
 def outline(text: str, raw: list[str], defs: list[Definition], imports: list[str]) -> None:
     """The definitions and imports of a prepared Python text (outline.Outliner)."""
-    cleaned = clean(_CLEANER, text)
+    cleaned = clean(CLEANER, text)
     _outline(cleaned.split("\n"), brackets(cleaned), defs, imports)
