@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from iterative_retrieval.config import Settings
 from iterative_retrieval.context import BRIDGE_GAP, _bridged, estimate_tokens, merge_spans
 from iterative_retrieval.dispatch import dispatch
@@ -383,6 +385,51 @@ def test_a_small_budget_goes_to_the_code_that_says_the_task_words_not_its_doc_ex
     spans = [(r.start_line, r.end_line, r.why) for r in mod.regions]
     assert any("raise ValueError" in r.text for r in mod.regions), spans
     assert not any(">>> Permutation" in r.text for r in mod.regions), spans
+
+
+def _printer_module() -> str:
+    """A 600-line printer: one `_print_<Type>` method per type, a few of which say the task's
+    words (brackets, display) over and over, and the one for the type the task names, which
+    says none of them but its name."""
+    out = ["class LatexPrinter:", "    def doprint(self, expr):",
+           "        return getattr(self, '_print_' + type(expr).__name__)(expr)", ""]
+    for i in range(70):
+        body = [f"        return 'type{i}:' + str(expr)"]
+        if i % 9 == 0:  # dense passages elsewhere: display of brackets around sequences
+            body = ["        # display the brackets of a sequence: escaped brackets display",
+                    "        left, right = self.brackets(expr)  # display brackets",
+                    "        return left + self.display(expr) + right  # brackets display"]
+        out += [f"    def _print_Type{i}(self, expr):", *body, ""]
+    out += ["    def _print_SeqFormula(self, s):", "        dots = object()",
+            "        printset = [s.coeff(k) for k in range(4)] + [dots]",
+            "        return self.left + ', '.join(map(str, printset)) + self.right", ""]
+    out += [f"    def _print_Tail{i}(self, expr):\n        return str(expr)\n" for i in range(60)]
+    return "\n".join(out) + "\n"
+
+
+def test_a_printer_shows_the_method_named_after_the_type_the_task_names(tmp_path):
+    """`_print_SeqFormula` says none of the task's words but is what the fix changes: a
+    definition named after an identifier the task names is shown after the best passage, even
+    when denser passages would fill the budget."""
+    seq = "class SeqFormula:\n    def coeff(self, k):\n        return k\n"
+    eng, _ = engine_for(tmp_path, {"src/printing/latex.py": _printer_module(),
+                                   "src/series/sequences.py": seq, **MISC})
+    res = eng.retrieve("Display of SeqFormula() escapes the brackets", Settings(budget=300))
+    mod = next(f for f in res.files if f.path == "src/printing/latex.py")
+    spans = [(r.start_line, r.end_line, r.why) for r in mod.regions]
+    assert any("def _print_SeqFormula" in r.text and "right" in r.text for r in mod.regions), spans
+
+
+@pytest.mark.parametrize("name, shown", [
+    ("_print_SeqFormula", True), ("visitSeqFormula", True), ("seq_formula", False),
+    ("_print_SeqFormulaSet", False), ("isSeqFormula", True), ("xseqformula", False),
+    ("SeqFormula", False),  # the name itself is `defines`, not named after it
+])
+def test_definitions_named_after_a_task_identifier_end_with_it_at_a_word_boundary(name, shown):
+    from iterative_retrieval.evaluate import named_after
+
+    facts = (set(), {name.lower()}, (name,), (name.lower(),))
+    assert (named_after(facts, ["SeqFormula"]) == [name]) is shown
 
 
 def test_prose_lines_are_the_lines_of_only_comments_or_strings_in_each_language():

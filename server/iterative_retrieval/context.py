@@ -134,9 +134,11 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0,
     A file with evidence of its own (it implements what the task names, or says enough of it)
     shows what a fix touches: short, the whole of it; else the definitions the task names or
     the implementing files use, then passages — runs of hit lines, widened to a short enclosing
-    definition, ranked by what their distinct task words are worth per line. A file that is
-    context only through its links shows the definitions the implementing files use; an
-    indirect file its best passage, or the signature lines of its telling definitions.
+    definition, ranked by what their distinct task words are worth per line — with the
+    definitions named after what the task names (a printer's `_print_Poly`) after the best
+    passage. A file that is context only through its links shows the definitions the
+    implementing files use; an indirect file its best passage, or the signature lines of its
+    telling definitions.
     `prose`: the file's lines of only comments or strings (languages.outline.prose_lines), where
     words count less.
     """
@@ -157,13 +159,18 @@ def _spans(ev: Evaluation, n_lines: int, whole: int, prose: frozenset[int]
         return [(1, n_lines, "whole file")]
     spans: list[tuple[int, int, str]] = _frame_spans(ev, n_lines) if evidence else []
     named = set(ev.defines) | set(ev.used_by)
+    # a printer's `_print_Poly` for the task's `Poly`: after the best passage, which says more
+    # of the task than a name does
+    after = set(ev.named_after) - named if evidence else set()
+    later: list[tuple[int, int, str]] = []
     for sym in ev.symbols:
-        if sym.name in named:
+        if sym.name in named or sym.name in after:
             # a long definition (a class of many methods) shows its head: the passages show
             # where in it the task's words meet
             long = sym.end_line - sym.start_line >= LONG_DEF
             end = min(sym.start_line + DEF_HEAD_LINES - 1 if long else sym.end_line, n_lines)
-            spans.append((sym.start_line, max(end, sym.start_line), f"defines {sym.name}"))
+            (spans if sym.name in named else later).append(
+                (sym.start_line, max(end, sym.start_line), f"defines {sym.name}"))
     if not evidence and spans:
         return spans[:CONTEXT_SPANS]
     passages = []
@@ -177,7 +184,10 @@ def _spans(ev: Evaluation, n_lines: int, whole: int, prose: frozenset[int]
             why = "matched lines"
         passages.append((worth / (b - a + 1) ** DENSITY_EXP, a, b, why))
     passages.sort(key=lambda t: -t[0])
-    spans += [(a, b, why) for _, a, b, why in passages]
+    ranked = [(a, b, why) for _, a, b, why in passages]
+    first = spans + ranked[:1]  # (a definition inside these is shown with them)
+    later = [t for t in later if not any(x <= t[0] and t[1] <= y for x, y, _ in first)]
+    spans += ranked[:1] + later + ranked[1:]
     if not evidence:
         spans = spans[:CONTEXT_SPANS]
     if not spans:

@@ -117,6 +117,8 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         for st in stats if st.concept.kind == "identifier" and st.task and st.hits
     }
     ident_names = set(ident_mass)
+    idents = sorted({st.concept.text.split(".")[-1] for st in stats
+                     if st.concept.kind == "identifier" and st.task})
     ident_total = sum(sorted(ident_mass.values(), reverse=True)[:3]) or 1.0
 
     w_cov = coverage_weight(len(task_stats))
@@ -228,6 +230,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     for rank, ev in enumerate(evals):
         if rank < STAGE2:
             ev.named = _named_symbols(ev, all_terms, search)
+            ev.named_after = named_after(_symbol_facts(ev.symbols), idents)
         ev.reason = ev.evidence = reason(ev)
     return evals
 
@@ -262,6 +265,23 @@ def _symbol_facts(syms: Sequence[Symbol]) -> _SymbolFacts:
     if isinstance(syms, SymbolRows):
         syms.derived["facts"] = facts
     return facts
+
+
+def named_after(facts: _SymbolFacts, idents: Sequence[str]) -> list[str]:
+    """Definitions named after what the task names, at a word boundary: a printer's
+    `_print_Poly` or a visitor's `visitCall` for the task's `Poly` or `Call`."""
+    _, _, names, lowered = facts
+    out: list[str] = []
+    for ident in idents:
+        low = ident.lower()
+        for name, lname in zip(names, lowered, strict=True):
+            k = len(name) - len(low)
+            if k <= 0 or not lname.endswith(low):
+                continue
+            prev, head = name[k - 1], name[k]
+            if not prev.isalnum() or (head.isupper() and (prev.islower() or prev.isdigit())):
+                out.append(name)
+    return list(dict.fromkeys(out))
 
 
 def _path_stems(path: str) -> tuple[set[str], set[str]]:

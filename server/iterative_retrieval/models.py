@@ -251,6 +251,8 @@ class Evaluation:
     """The file's definitions in line order (shared with the index's memo: never changed)."""
     named: list[str] = field(default_factory=list)
     """Definitions whose names carry the task's words."""
+    named_after: list[str] = field(default_factory=list)
+    """Definitions named after an identifier the task names (`_print_Poly` for `Poly`)."""
     role: str = ""
     """implements, related, indirect or irrelevant (relevance.py)."""
     evidence: str = ""
