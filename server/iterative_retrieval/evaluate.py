@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress, count
-from operator import add, itemgetter
+from operator import add, itemgetter, methodcaller
 
 from .config import ablated_signals
 from .graph import import_links
@@ -271,16 +271,20 @@ def named_after(facts: _SymbolFacts, idents: Sequence[str]) -> list[str]:
     """Definitions named after what the task names, at a word boundary: a printer's
     `_print_Poly` or a visitor's `visitCall` for the task's `Poly` or `Call`."""
     _, _, names, lowered = facts
+    lows = tuple(ident.lower() for ident in idents)
+    if not lows:
+        return []
     out: list[str] = []
-    for ident in idents:
-        low = ident.lower()
-        for name, lname in zip(names, lowered, strict=True):
+    # one C-speed test per name: most files have none
+    for name in compress(names, map(methodcaller("endswith", lows), lowered)):
+        for low in lows:
             k = len(name) - len(low)
-            if k <= 0 or not lname.endswith(low):
+            if k <= 0 or not name.lower().endswith(low):
                 continue
             prev, head = name[k - 1], name[k]
             if not prev.isalnum() or (head.isupper() and (prev.islower() or prev.isdigit())):
                 out.append(name)
+                break
     return list(dict.fromkeys(out))
 
 
