@@ -12,8 +12,9 @@ files linked to the task's best files in the related band, with the link as the 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from .index import FileRow, Index
 from .models import Evaluation, symbol_names
@@ -148,9 +149,15 @@ def import_links(
         return {}
     table = module_table(index, files)
     imports = index.imports_of_many(list({e.file_id for e in [*evals, *anchors]}))
+    # a file's resolved imports, until the index changes: the same files come back each cycle
+    resolved: dict[int, frozenset[str]] = index.derived("modules").setdefault("resolved", {})
 
-    def targets(ev: Evaluation) -> set[str]:
-        return {p for t in imports.get(ev.file_id, ()) for p in resolve_import(ev.path, t, table)}
+    def targets(ev: Evaluation) -> frozenset[str]:
+        hit = resolved.get(ev.file_id)
+        if hit is None:
+            hit = resolved[ev.file_id] = frozenset(
+                p for t in imports.get(ev.file_id, ()) for p in resolve_import(ev.path, t, table))
+        return hit
 
     anchor_targets = {id(a): targets(a) for a in anchors}
     anchor_paths = {a.path for a in anchors}
@@ -248,7 +255,8 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
             + (TASK_LINE_WORTH if name in on_path else 0)
         if weight > 0:
             ranked.append((weight, name, tuple(sorted(paths))))
-    ranked = [(w + REPEAT_WORTH * min(_count(text, name) - 1, REPEAT_MAX), name, paths)
+    repeats = REPEAT_MAX + 1
+    ranked = [(w + REPEAT_WORTH * min(_count(text, name, repeats) - 1, REPEAT_MAX), name, paths)
               for w, name, paths in ranked]
     ranked.sort(key=lambda t: -t[0])
     ranked = ranked[:USES_PER_FILE]
@@ -260,34 +268,52 @@ _IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
 
 def _task_line_names(text: str, task_stems: set[str]) -> set[str]:
     """Names on the lines where another identifier or word says a task stem."""
-    stems = [t for t in task_stems if len(t) >= 3]
+    stems = sorted((t for t in task_stems if len(t) >= 3), key=len, reverse=True)
     if not stems:
         return set()
+    return _line_names.get((tuple(stems), text), text, lambda t: _names_on_lines(t, stems))
+
+
+def _names_on_lines(text: str, stems: list[str]) -> set[str]:
+    says = re.compile("|".join(map(re.escape, stems))).search  # one C-speed test per line
     out: set[str] = set()
     for line in text.splitlines():
-        low = line.lower()
-        if not any(t in low for t in stems):
+        if not says(line.lower()):
             continue
         names = _IDENT_RE.findall(line)
-        saying = [n for n in names if any(t in n.lower() for t in stems)]
+        saying = [n for n in names if says(n.lower())]
         for n in names:
             if any(m != n for m in saying):
                 out.add(n)
     return out
 
 
-def _word_re(name: str) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])")
+_line_names = TextMemo[set[str]]()
+"""_names_on_lines by (stems, text): a file's uses are weighed in every cycle."""
 
 
-def _count(text: str, name: str) -> int:
-    return sum(1 for _ in _word_re(name).finditer(text))
+_WORD_CHAR = re.compile(r"[\w$]")
+
+
+def _word_starts(text: str, name: str) -> Iterator[int]:
+    """Where `name` stands as a whole word in text. The pattern starts with the name itself, so
+    that the regex engine scans for it at C speed (a leading look-behind made it try every
+    position: seconds on a long file); the character before is checked here."""
+    for m in re.finditer(re.escape(name) + r"(?![\w$])", text):
+        i = m.start()
+        if not i or not _WORD_CHAR.match(text, i - 1):
+            yield i
+
+
+def _count(text: str, name: str, limit: int) -> int:
+    """Whole-word uses of `name`, counted up to `limit`."""
+    return sum(1 for _ in islice(_word_starts(text, name), limit))
 
 
 def first_line(text: str, name: str) -> int:
     """1-based line of the first whole-word use of `name` in text (0 when absent)."""
-    m = _word_re(name).search(text)
-    return text.count("\n", 0, m.start()) + 1 if m else 0
+    i = next(_word_starts(text, name), None)
+    return text.count("\n", 0, i) + 1 if i is not None else 0
 
 
 def definition_links(uses: Iterable[Use], hop: int = 1) -> dict[str, list[Link]]:
