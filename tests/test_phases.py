@@ -614,3 +614,15 @@ def test_words_in_a_row_find_the_name_the_code_joins_them_into(tmp_path):
     assert paths.index("src/pool.ts") < paths.index("src/start.ts"), paths
     pool = result.files[paths.index("src/pool.ts")]
     assert "worker start timeout" in pool.reason, pool.reason
+
+
+def test_a_used_names_uses_are_whole_words_only():
+    """A name inside another (`x_Session`, `$Session`, `éSession`, `SessionManager`) is no use of
+    it; the count stops at what the weight needs."""
+    from iterative_retrieval.graph import _count, first_line
+
+    text = "x_Session = 1\n$Session\néSession\nSessionManager\nuse(Session)\nSession.open()\n"
+    assert first_line(text, "Session") == 5
+    assert _count(text, "Session", 10) == 2 and _count(text, "Session", 1) == 1
+    assert first_line("Session", "Session") == 1 and first_line("aSession b", "Session") == 0
+    assert first_line("a.b(x)\n$b.c", "$b") == 2  # a name with `$` (JavaScript) is one word
