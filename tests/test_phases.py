@@ -430,6 +430,7 @@ def test_definitions_named_after_a_task_identifier_end_with_it_at_a_word_boundar
 
     facts = (set(), {name.lower()}, (name,), (name.lower(),))
     assert (named_after(facts, ["SeqFormula"]) == [name]) is shown
+    assert named_after(facts, ["", "SeqFormula"]) == named_after(facts, ["SeqFormula"])
 
 
 def test_prose_lines_are_the_lines_of_only_comments_or_strings_in_each_language():

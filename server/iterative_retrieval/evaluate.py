@@ -271,7 +271,7 @@ def named_after(facts: _SymbolFacts, idents: Sequence[str]) -> list[str]:
     """Definitions named after what the task names, at a word boundary: a printer's
     `_print_Poly` or a visitor's `visitCall` for the task's `Poly` or `Call`."""
     _, _, names, lowered = facts
-    lows = tuple(ident.lower() for ident in idents)
+    lows = tuple(low for low in (ident.lower() for ident in idents) if low)
     if not lows:
         return []
     out: list[str] = []
