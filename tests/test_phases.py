@@ -388,7 +388,7 @@ def test_a_small_budget_goes_to_the_code_that_says_the_task_words_not_its_doc_ex
 
 
 def _printer_module() -> str:
-    """A 600-line printer: one `_print_<Type>` method per type, a few of which say the task's
+    """A 400-line printer: one `_print_<Type>` method per type, a few of which say the task's
     words (brackets, display) over and over, and the one for the type the task names, which
     says none of them but its name."""
     out = ["class LatexPrinter:", "    def doprint(self, expr):",
@@ -426,9 +426,10 @@ def test_a_printer_shows_the_method_named_after_the_type_the_task_names(tmp_path
     ("SeqFormula", False),  # the name itself is `defines`, not named after it
 ])
 def test_definitions_named_after_a_task_identifier_end_with_it_at_a_word_boundary(name, shown):
-    from iterative_retrieval.evaluate import named_after
+    from iterative_retrieval.evaluate import _symbol_facts, named_after
+    from iterative_retrieval.models import Symbol
 
-    facts = (set(), {name.lower()}, (name,), (name.lower(),))
+    facts = _symbol_facts([Symbol(name, "function", 1, 2)])
     assert (named_after(facts, ["SeqFormula"]) == [name]) is shown
     assert named_after(facts, ["", "SeqFormula"]) == named_after(facts, ["SeqFormula"])
 

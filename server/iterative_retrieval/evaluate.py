@@ -276,10 +276,11 @@ def named_after(facts: _SymbolFacts, idents: Sequence[str]) -> list[str]:
         return []
     out: list[str] = []
     # one C-speed test per name: most files have none
-    for name in compress(names, map(methodcaller("endswith", lows), lowered)):
+    ends = map(methodcaller("endswith", lows), lowered)
+    for name, lname in compress(zip(names, lowered, strict=True), ends):
         for low in lows:
             k = len(name) - len(low)
-            if k <= 0 or not name.lower().endswith(low):
+            if k <= 0 or not lname.endswith(low):
                 continue
             prev, head = name[k - 1], name[k]
             if not prev.isalnum() or (head.isupper() and (prev.islower() or prev.isdigit())):
