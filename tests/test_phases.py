@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from iterative_retrieval.config import Settings
-from iterative_retrieval.context import BRIDGE_GAP, _bridged, estimate_tokens, merge_spans
+from iterative_retrieval.context import (
+    BRIDGE_GAP,
+    HEAD_LINES,
+    LINES_TARGET,
+    TOP_UP_LINES,
+    _bridged,
+    estimate_tokens,
+    merge_spans,
+)
 from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate
@@ -385,6 +393,44 @@ def test_a_small_budget_goes_to_the_code_that_says_the_task_words_not_its_doc_ex
     spans = [(r.start_line, r.end_line, r.why) for r in mod.regions]
     assert any("raise ValueError" in r.text for r in mod.regions), spans
     assert not any(">>> Permutation" in r.text for r in mod.regions), spans
+
+
+def _settlement_module(hot: int = 6) -> str:
+    """`hot` 70-line functions where the task's words meet, 60 lines of filler after each."""
+    out: list[str] = []
+    for i in range(hot):
+        out += [f"def settle_batch_{i}(ledger, batch):",
+                "    # reconcile the ledger balance against the settlement batch",
+                *[f"    v{k} = w{k} + 1" for k in range(67)], "    return ledger", ""]
+        out += [f"def filler_{i}_{k}(x):\n    return x + {k}\n" for k in range(20)]
+    return "\n".join(out) + "\n"
+
+
+def test_lines_the_shares_leave_unused_go_to_the_spans_they_skipped(tmp_path):
+    """The first file's six passages need 420 lines, 20 more than its share; the other files
+    say little, so the context has room: the sixth is shown too, within TOP_UP_LINES more."""
+    text = _settlement_module()
+    eng, _ = engine_for(tmp_path, {"src/books/settle.py": text, **MISC})
+    res = eng.retrieve("Settlement batch does not reconcile the ledger balance")
+    assert res.files[0].path == "src/books/settle.py"
+    regions = res.files[0].regions
+    spans = [(r.start_line, r.end_line, r.why) for r in regions]
+    assert all(any(f"def settle_batch_{i}(" in r.text and "return ledger" in r.text
+                   for r in regions) for i in range(6)), spans
+    shown = sum(r.end_line - r.start_line + 1 for r in regions)
+    assert HEAD_LINES[0] < shown <= HEAD_LINES[0] + TOP_UP_LINES, spans
+    sent = sum(r.end_line - r.start_line + 1 for f in res.files for r in f.regions)
+    assert sent <= LINES_TARGET + BRIDGE_GAP * len(res.files), sent
+
+
+def test_the_unused_lines_are_spent_within_the_token_budget(tmp_path):
+    """The lines a small budget's shares leave unused are no licence to pass the budget."""
+    eng, _ = engine_for(tmp_path, {"src/books/settle.py": _settlement_module(), **MISC})
+    res = eng.retrieve("Settlement batch does not reconcile the ledger balance",
+                       Settings(budget=1000))
+    spent = sum(estimate_tokens(r.text) + 8 for f in res.files for r in f.regions)
+    assert spent <= 1000, spent
+    assert any("def settle_batch_0(" in r.text for r in res.files[0].regions)
 
 
 def _printer_module() -> str:

@@ -6,7 +6,8 @@ implementing files' named definitions and the passages where the task's words me
 (more than in comments and docstrings), the related files' definitions that
 the implementing files use, the indirect files' signature lines; merged where they overlap.
 The budget is spent in rank order, each file's most telling region first, so a small budget
-still shows every top file.
+still shows every top file; the lines the files' shares leave of LINES_TARGET then go to the
+spans the shares cut or skipped, in rank order.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ HEAD_LINES = (400, 180, 110)
 skipped for a shorter one): the budget goes where a fix most likely is. A file further down
 that implements what the task names is shown as the third is."""
 TAIL_LINES = 8
+LINES_TARGET = 570
+"""A context reads at about this many lines: what the files' shares leave of it (short files
+shown whole, few passages) goes, in rank order, to the spans their shares cut or skipped…"""
+TOP_UP_LINES = 150
+"""…at most this many more lines to one file, so that the next files get some too."""
 CONTEXT_SPANS = 2
 """A context-only file shows at most this many spans: the definitions used, else its passages."""
 SIGNATURES = 8
@@ -126,10 +132,8 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0,
               prose: frozenset[int] = frozenset()) -> list[tuple[int, int, str]]:
     """Candidate (start, end, why) spans of one file, most telling first.
 
-    Only the first HEAD_FILES handed out (`place` counts from 0) show all of that, and only the
-    first goes whole up to WHOLE_FILE_LINES; a file further down shows its most telling span
-    (build_context cuts it to TAIL_LINES), as a pointer the reader can follow. These are a
-    default budget's shares: a budget `scale` times larger asks that much more of every file.
+    Only the first goes whole up to WHOLE_FILE_LINES (`place` counts from 0); a budget `scale`
+    times larger than the default asks that much more of every file.
 
     A file with evidence of its own (it implements what the task names, or says enough of it)
     shows what a fix touches: short, the whole of it; else the definitions the task names or
@@ -143,9 +147,14 @@ def spans_for(ev: Evaluation, n_lines: int, place: int = 0, scale: float = 1.0,
     words count less.
     """
     whole = int((WHOLE_FILE_LINES if place == 0 else HEAD_WHOLE_LINES) * scale)
-    spans = _spans(ev, n_lines, whole, prose)
-    head = place < HEAD_FILES * scale or ev.role == IMPLEMENTS.role
-    return spans if head else spans[:1]
+    return _spans(ev, n_lines, whole, prose)
+
+
+def _is_head(ev: Evaluation, place: int, scale: float) -> bool:
+    """Only the first HEAD_FILES handed out, and the files further down that implement what the
+    task names, show every span within their share; a later file shows its most telling span
+    (cut to TAIL_LINES), as a pointer the reader can follow."""
+    return place < HEAD_FILES * scale or ev.role == IMPLEMENTS.role
 
 
 def _spans(ev: Evaluation, n_lines: int, whole: int, prose: frozenset[int]
@@ -267,14 +276,17 @@ def build_context(
     # keyed by evaluation, not path: two roots may hold the same relative path
     lines_of: dict[int, list[str]] = {}
     spans_of: dict[int, list[tuple[int, int, str]]] = {}
-    for ev in evals:
+    every_span: dict[int, list[tuple[int, int, str]]] = {}
+    for place, ev in enumerate(evals):
         text = read_text(ev)
         if text is not None and redact:
             text = _redacted(text)
         lines = split_lines(text) if text is not None else []
         lines_of[id(ev)] = lines
-        spans_of[id(ev)] = spans_for(ev, len(lines), len(spans_of), scale, prose_lines(
+        spans = spans_for(ev, len(lines), place, scale, prose_lines(
             text or "", language_for(ev.path))) if lines else []
+        every_span[id(ev)] = spans
+        spans_of[id(ev)] = spans if _is_head(ev, place, scale) else spans[:1]
     chosen: dict[int, list[tuple[int, int, str]]] = {id(ev): [] for ev in evals}
     shown = {id(ev): 0 for ev in evals}
     cap = {id(ev): int(_share(i, ev) * scale) for i, ev in enumerate(evals)}
@@ -304,6 +316,7 @@ def build_context(
             remaining -= cost
         if remaining <= 0:
             break
+    remaining = _top_up(evals, chosen, every_span, lines_of, int(LINES_TARGET * scale), remaining)
     results = []
     for ev in evals:
         lines = lines_of[id(ev)]
@@ -314,6 +327,33 @@ def build_context(
                        role=ev.role)
         )
     return results
+
+
+def _top_up(evals: list[Evaluation], chosen: dict[int, list[tuple[int, int, str]]],
+            every_span: dict[int, list[tuple[int, int, str]]], lines_of: dict[int, list[str]],
+            target: int, remaining: int) -> int:
+    """Spend what the shares left of the `target` lines on the spans they cut or skipped, file
+    by file in rank order, at most TOP_UP_LINES more to each (adds to `chosen`); returns the
+    token budget left."""
+    shown = {id(ev): {x for a, b, _ in chosen[id(ev)] for x in range(a, b + 1)} for ev in evals}
+    room = target - sum(len(s) for s in shown.values())
+    for ev in evals:
+        if room <= 0:
+            break
+        have, more = shown[id(ev)], 0
+        for a, b, why in every_span[id(ev)]:
+            new = sum(1 for x in range(a, b + 1) if x not in have)
+            if not new or new > room or more + new > TOP_UP_LINES:
+                continue
+            cost = _cost(lines_of[id(ev)], a, b)
+            if cost > remaining:
+                continue
+            chosen[id(ev)].append((a, b, why))
+            have.update(range(a, b + 1))
+            more += new
+            room -= new
+            remaining -= cost
+    return remaining
 
 
 def _bridged(spans: list[tuple[int, int, str]], lines: list[str], remaining: int
