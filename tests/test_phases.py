@@ -580,6 +580,25 @@ def test_a_vendored_copy_ranks_below_the_projects_own_code(tmp_path):
     assert paths.index("shop/models.py") < paths.index("shop/packages/urllib3/response.py"), paths
 
 
+def test_a_declaration_file_the_task_names_comes_first(tmp_path):
+    """`reply.d.ts` names the declaration file (not the words reply and ts), though the
+    implementation says the task's words more often."""
+    files = {
+        "types/reply.d.ts": "export interface FastifyReply {\n  code(statusCode: number): "
+                            "FastifyReply;\n  send(payload?: unknown): FastifyReply;\n}\n",
+        "types/request.d.ts": "export interface FastifyRequest {\n  id: string;\n}\n",
+        "lib/reply.js": "function Reply (res) { this.raw = res }\n"
+                        "// hijack the reply: the function stops the reply's own send\n"
+                        "Reply.prototype.hijack = function () { this.hijacked = true }\n"
+                        "module.exports = Reply\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("fix: reply.d.ts missing hijack function")
+    assert res.files[0].path == "types/reply.d.ts", [(f.path, f.reason) for f in res.files]
+    assert "named in the task" in res.files[0].reason
+
+
 def test_a_bare_file_name_that_many_files_share_names_none():
     """`__init__.py` or `test_foo.py` without a folder is no path hint; `a/__init__.py` is."""
     from iterative_retrieval.search import path_matches

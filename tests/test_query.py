@@ -140,6 +140,18 @@ def test_windows_paths_are_paths():
     assert not {"users", "proj"} & set(k)
 
 
+def test_a_bare_file_name_may_have_dots_inside():
+    """`reply.d.ts`, `index.test.js`, `vite.config.ts` are file names, not words and a `ts`; a
+    Python module has no dots in its name, so `sympy.core.mul.py` is its dotted path; a call on
+    a name (`response.json()`) or a dotted name without an extension is no path."""
+    k = kinds(parse_task("fix: reply.d.ts missing hijack, see index.test.js and vite.config.ts"))
+    assert {p for p, kind in k.items() if kind == "path"} == {
+        "reply.d.ts", "index.test.js", "vite.config.ts"}
+    assert "ts" not in k and "reply" not in k
+    assert kinds(parse_task("sympy.core.mul.py breaks"))["sympy/core/mul.py"] == "path"
+    assert "path" not in kinds(parse_task("call response.json() and os.path.join")).values()
+
+
 def test_a_permalink_names_its_file_and_line():
     """A blob URL is the file (and line) it points at; other URLs say nothing."""
     q = parse_task("See https://github.com/pallets/flask/blob/main/src/flask/helpers.py#L42-L50 "

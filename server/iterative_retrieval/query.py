@@ -92,9 +92,10 @@ _PROSE_EXTS = {"m", "r", "pl", "pm", "fs", "ml"}
 _NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS] + [
     "sql", "proto", "gradle", "html", "css", "scss", "md", "rst", "toml", "yaml", "yml", "json",
     "cfg", "ini"])
-# a path is no call (`response.json()`), but PHP's frames write `src/Invoice.php(17)`
-_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+|[\w-]+\.(?:"
-                      + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
+# a path is no call (`response.json()`), but PHP's frames write `src/Invoice.php(17)`; a bare
+# name may have dots inside (`reply.d.ts`, `index.test.js`, `vite.config.ts`)
+_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+"
+                      r"|[\w-]+(?:\.[\w-]+)*\.(?:" + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
 # C:\Users\me\proj\src\a.py and src\billing\tax.py, read as the paths they are
 # (from a token's start only: tried after every `.` of a long dotted token, it was quadratic)
 _WIN_PATH_RE = re.compile(r"(?<![\w\\/.@-])(?:[A-Za-z]:\\)?(?:[\w.@-]+\\)+[\w.@-]+"
@@ -551,6 +552,10 @@ def _paths(text: str) -> list[str]:
             continue
         if p.count("/") == 0 and not _CODE_EXT.search(p) and "." not in p:
             continue
+        if "/" not in p and p.count(".") > 1 and p.endswith((".py", ".pyi")):
+            # a Python module has no dots in its name: `sympy.core.mul.py` is its dotted path
+            stem, ext = p.rsplit(".", 1)
+            p = stem.replace(".", "/") + "." + ext
         if p not in out:
             out.append(_clean_path(p))
     return out
