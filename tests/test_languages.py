@@ -957,6 +957,35 @@ def test_locals_inside_function_bodies_are_not_definitions():
     assert spans(extract_outline(source, "javascript")) == [("function", "outer", 1, 4)]
 
 
+def test_commonjs_assignments_of_functions_are_definitions():
+    """CommonJS defines its API by assignment: `Reply.prototype.hijack = function`, express's
+    `app.use = function use`, `exports.compile = …`, `module.exports.render = async () =>`.
+    `module.exports = function` names nothing; an assigned value that is no function is no
+    definition; `module` is no TypeScript namespace there."""
+    source = (
+        "Reply.prototype.hijack = function () {\n"
+        "  this.hijacked = true\n"
+        "}\n"
+        "app.use = function use (fn) {\n"
+        "  return this\n"
+        "}\n"
+        "exports.compile = (src) => src\n"
+        "module.exports.render = async (a) => {\n"
+        "  return a\n"
+        "}\n"
+        "module.exports = function createApp () {\n"
+        "  return 1\n"
+        "}\n"
+        "app.settings = {}\n"
+        "declare module 'x' {\n"
+        "  export function typed(): void\n"
+        "}\n"
+    )
+    assert spans(extract_outline(source, "typescript")) == [
+        ("method", "hijack", 1, 3), ("function", "use", 4, 6), ("function", "compile", 7, 7),
+        ("function", "render", 8, 10), ("function", "typed", 16, 16)]
+
+
 def test_go_generic_and_grouped_type_declarations():
     """Go generics and `type (...)` groups yield their types with their own spans."""
     source = (

@@ -45,9 +45,11 @@ from .reads import IndexReads, pack_outline
 
 log = logging.getLogger("iterative_retrieval.index")
 
-SCHEMA_VERSION = 7
-"""7: credential files are recognised by content and by link target (skipped `secret`): an
-index of an earlier version may hold them, so it is rebuilt."""
+SCHEMA_VERSION = 8
+"""The index of an earlier version is rebuilt. 8: JavaScript's assignments of functions
+(`Reply.prototype.hijack = function`) are definitions, which an earlier index lacks; 7:
+credential files are recognised by content and by link target (skipped `secret`), which an
+earlier index may hold."""
 STORE_BATCH = 64
 """Files written per hold of the index lock (and per progress report): a small batch keeps
 buffer updates quick during a first index."""

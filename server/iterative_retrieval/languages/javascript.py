@@ -16,6 +16,14 @@ def _variable(get: Getter, name: str, member: bool) -> str | None:
     return "constant" if upper(name) else None
 
 
+def _assigned(get: Getter, name: str, member: bool) -> str | None:
+    """`Reply.prototype.hijack = function`, `app.use = function use`, `exports.compile = …`:
+    CommonJS code defines its API by assignment (`module.exports = …` names nothing)."""
+    if name in ("exports", "prototype"):
+        return None
+    return "method" if ".prototype." in (get("*") or "") else "function"
+
+
 _EXP = r"(?:export\s+(?:default\s+)?)?(?:declare\s+)?"
 RULES = (
     Rule(_EXP + r"(?:async\s+)?function\b\s*\*?\s*(?P<n>" + JID + ")", "function", "top",
@@ -24,10 +32,14 @@ RULES = (
     Rule(_EXP + r"interface\s+(?P<n>" + JID + ")", "interface", "top", "class"),
     Rule(_EXP + r"type\s+(?P<n>" + JID + r")\s*(?=[<=])", "type", "top"),
     Rule(_EXP + r"(?:const\s+)?enum\s+(?P<n>" + JID + ")", "enum", "top"),
-    Rule(_EXP + r"(?:namespace|module|global)\b", None, "top", "ns"),
+    # not `module.exports = …`: that is CommonJS, no namespace
+    Rule(_EXP + r"(?:namespace|module|global)\b(?!\s*[.=(])", None, "top", "ns"),
     Rule(_EXP + r"(?:const|let|var)\s+(?P<n>" + JID + r")\s*(?::[^=]*)?=\s*(?:async\s+)?"
           r"(?:function\b|(?:<[^>]*>\s*)?\([^)]*\)\s*(?::[^=]*)?=>|(?:<[^>]*>\s*)?\(\s*$|"
           + JID + r"\s*=>)", "function", "top", "func"),
+    Rule(r"(?:[\w$]+\.)+(?P<n>" + JID + r")\s*=\s*(?:async\s+)?(?:function\b|(?:<[^>]*>\s*)?"
+         r"\([^)]*\)\s*(?::[^=]*)?=>|" + JID + r"\s*=>)", "function", "top", "func",
+         judge=_assigned),
     Rule(r"(?P<e>export\s+(?:default\s+)?)?(?:declare\s+)?(?P<k>const|let|var)\s+(?P<n>"
           + JID + ")", "constant", "top", judge=_variable),
     # possessive where whitespace meets whitespace: `\s*\??\s*(<…>)?\s*\(` backtracked in
