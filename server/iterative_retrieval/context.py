@@ -316,7 +316,8 @@ def build_context(
             remaining -= cost
         if remaining <= 0:
             break
-    remaining = _top_up(evals, chosen, every_span, lines_of, int(LINES_TARGET * scale), remaining)
+    remaining = _top_up(evals, chosen, every_span, lines_of, int(LINES_TARGET * scale),
+                        int(TOP_UP_LINES * scale), remaining)
     results = []
     for ev in evals:
         lines = lines_of[id(ev)]
@@ -331,10 +332,10 @@ def build_context(
 
 def _top_up(evals: list[Evaluation], chosen: dict[int, list[tuple[int, int, str]]],
             every_span: dict[int, list[tuple[int, int, str]]], lines_of: dict[int, list[str]],
-            target: int, remaining: int) -> int:
+            target: int, per_file: int, remaining: int) -> int:
     """Spend what the shares left of the `target` lines on the spans they cut or skipped, file
-    by file in rank order, at most TOP_UP_LINES more to each (adds to `chosen`); returns the
-    token budget left."""
+    by file in rank order, at most `per_file` more lines to each (adds to `chosen`); returns
+    the token budget left."""
     shown = {id(ev): {x for a, b, _ in chosen[id(ev)] for x in range(a, b + 1)} for ev in evals}
     room = target - sum(len(s) for s in shown.values())
     for ev in evals:
@@ -343,7 +344,7 @@ def _top_up(evals: list[Evaluation], chosen: dict[int, list[tuple[int, int, str]
         have, more = shown[id(ev)], 0
         for a, b, why in every_span[id(ev)]:
             new = sum(1 for x in range(a, b + 1) if x not in have)
-            if not new or new > room or more + new > TOP_UP_LINES:
+            if not new or new > room or more + new > per_file:
                 continue
             cost = _cost(lines_of[id(ev)], a, b)
             if cost > remaining:
