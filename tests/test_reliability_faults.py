@@ -267,6 +267,33 @@ def test_a_damaged_index_is_rebuilt_or_replaced(damaged_ws, tmp_path, damage):
     assert answer(root, cache) == expected  # and again, from whatever the repair left
 
 
+def test_the_rebuild_says_whether_the_index_is_from_another_version_or_damaged(
+        damaged_ws, tmp_path, caplog):
+    """After an upgrade the index is rebuilt once, and the line says why: an earlier version
+    made it, not damage; damage is called damage."""
+    from iterative_retrieval.index import SCHEMA_VERSION
+
+    root, _files, expected = damaged_ws
+    cache = tmp_path / "cache"
+    assert answer(root, cache) == expected
+    db = index_path_for(check_root(root), cache)
+    _old_schema(db)
+    with caplog.at_level("WARNING", logger="iterative_retrieval.index"):
+        assert answer(root, cache) == expected
+    said = [r.getMessage() for r in caplog.records if "rebuilding" in r.getMessage()]
+    assert said and "made by an earlier version" in said[0], said
+    assert f"index format 1, now {SCHEMA_VERSION}" in said[0], said
+    caplog.clear()
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE files")
+    conn.commit()
+    conn.close()
+    with caplog.at_level("WARNING", logger="iterative_retrieval.index"):
+        assert answer(root, cache) == expected
+    said = [r.getMessage() for r in caplog.records if "rebuilding" in r.getMessage()]
+    assert said and "is damaged" in said[0], said
+
+
 def test_an_index_damaged_while_the_engine_runs_is_rebuilt(damaged_ws, tmp_path):
     """Pages overwritten under a running engine: the next retrieve detects it (or never reads
     them) and still answers as a fresh cache does."""

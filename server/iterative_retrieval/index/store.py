@@ -258,8 +258,15 @@ class Index(IndexReads):
                 return conn, "ok"
             if not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 return conn, "empty"
-            log.warning("index at %s is of another version or damaged: rebuilding",
-                        self.db_path)
+            stored = _stored_version(conn)
+            if stored is not None and stored != SCHEMA_VERSION:
+                # an upgrade, not a fault: say so plainly, once
+                log.warning("index at %s was made by %s version of iterative-retrieval "
+                            "(index format %d, now %d): rebuilding it", self.db_path,
+                            "an earlier" if stored < SCHEMA_VERSION else "a later", stored,
+                            SCHEMA_VERSION)
+            else:
+                log.warning("index at %s is damaged: rebuilding", self.db_path)
         except sqlite3.DatabaseError as exc:
             fault = diagnose(exc)
             if fault is not None and fault.remedy != REBUILD:
@@ -641,3 +648,12 @@ class Index(IndexReads):
                     read_and_parse((rel, ab, st.st_size, st.st_mtime_ns, max_file_bytes))))
         if batch:
             self._store(batch)
+
+
+def _stored_version(conn: sqlite3.Connection) -> int | None:
+    """The index format an existing index file says it has, or None when it cannot say."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return int(row[0]) if row else None
+    except (sqlite3.DatabaseError, ValueError, TypeError):
+        return None
