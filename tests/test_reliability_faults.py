@@ -240,9 +240,17 @@ def _old_schema(db: Path) -> None:
     conn.close()
 
 
+def _nonsense_version(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE meta SET value='not a number' WHERE key='schema_version'")
+    conn.commit()
+    conn.close()
+
+
 DAMAGE = {"garbage header": _garbage_header, "garbage pages": _garbage_pages,
           "truncated": _truncated, "empty file": _empty, "a folder in its place": _folder,
-          "garbage WAL": _garbage_wal, "another schema": _old_schema}
+          "garbage WAL": _garbage_wal, "another schema": _old_schema,
+          "a version that is no number": _nonsense_version}
 
 
 @pytest.fixture(scope="module")

@@ -297,8 +297,7 @@ class Index(IndexReads):
 
     def _schema_ok(self, conn: sqlite3.Connection) -> bool:
         try:
-            row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-            if not row or int(row[0]) != SCHEMA_VERSION:
+            if _stored_version(conn) != SCHEMA_VERSION:
                 return False
             conn.execute("SELECT count(*) FROM files").fetchone()
             conn.execute("SELECT rowid FROM fts WHERE fts MATCH 'x' LIMIT 1").fetchall()
@@ -651,9 +650,10 @@ class Index(IndexReads):
 
 
 def _stored_version(conn: sqlite3.Connection) -> int | None:
-    """The index format an existing index file says it has, or None when it cannot say."""
+    """The index format an index file says it has; None when it says none, or nonsense. An
+    SQLite error is the caller's to diagnose (a locked index is no reason to rebuild it)."""
+    row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
     try:
-        row = conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         return int(row[0]) if row else None
-    except (sqlite3.DatabaseError, ValueError, TypeError):
+    except (ValueError, TypeError):
         return None
