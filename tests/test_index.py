@@ -148,6 +148,11 @@ def test_classify():
     assert classify("tests/test_app.py", "python") == "test"
     assert classify("src/app.test.ts", "typescript") == "test"
     assert classify("pkg/foo_test.go", "go") == "test"
+    # type tests, which the compiler checks (tsd's `test-d/`, vitest's `*.test-d.ts`)
+    for name in ("test-dts/defineComponent.test-d.tsx", "src/index.test-d.ts",
+                 "test-d/index.ts", "packages-private/dts-test/ref.test-d.ts"):
+        assert classify(name, "typescript") == "test", name
+    assert classify("src/test-data.ts", "typescript") == "source"
     assert classify("docs/index.md", "markdown") == "doc"
     assert classify("examples/demo/app.py", "python") == "example"
     assert classify("sandbox/server.js", "javascript") == "example"  # a manual-testing app

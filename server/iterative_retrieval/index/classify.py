@@ -10,14 +10,18 @@ from __future__ import annotations
 import re
 
 _TEST_DIR_RE = re.compile(
-    r"(^|/)(tests?|testing|testsuite|test_?suites?|__tests__|__mocks__|spec|specs|testdata|test_utils|e2e)(/|$)"
+    r"(^|/)(tests?|testing|testsuite|test_?suites?|__tests__|__mocks__|spec|specs|testdata|test_utils|e2e"
+    r"|test-d|test-?dts|dts-?tests?)(/|$)"
 )
 _DOC_NAME_RE = re.compile(
     r"(^|/)(changes|changelog|history|news|authors|contributors|license|licence|copying|notice|readme|todo)([._-][^/]*)?$"
 )
 _TEST_FILE_RE = re.compile(
-    r"(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py|[^/]*Tests?\.(java|cs|kt))$"
+    r"(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)(-d)?\.[a-z]+|conftest\.py"
+    r"|[^/]*Tests?\.(java|cs|kt))$"
 )
+"""`.test-d.ts` and the folders `test-d/`, `test-dts/`: type tests (tsd's and vitest's
+typecheck conventions), checked by the compiler instead of run."""
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
 _EXAMPLE_DIR_RE = re.compile(
     r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench(es|suite)?|sandbox(es)?|playgrounds?)(/|$)")
@@ -39,7 +43,7 @@ _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-CLASSIFIER_VERSION = "6"
+CLASSIFIER_VERSION = "7"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
