@@ -79,6 +79,18 @@ def test_a_scope_that_names_a_package_is_that_package():
     assert in_packages("clap_complete")["clap_complete/src/engine/complete.rs"] == FOLDER
 
 
+def test_a_scope_meets_its_package_by_the_stems_of_its_words():
+    # Vue's history titles commits `fix(compile-sfc)` for packages/compiler-sfc
+    files = ["packages/compiler-sfc/package.json", "packages/compiler-sfc/src/compileScript.ts",
+             "packages/runtime-core/package.json", "packages/runtime-core/src/component.ts"]
+    keys = path_keys(list(enumerate(files)))
+    got = {files[fid]: m for fid, m in scope_matches("compile-sfc", keys).items()}
+    assert got["packages/compiler-sfc/src/compileScript.ts"] == FOLDER
+    assert "packages/runtime-core/src/component.ts" not in got
+    # a scope that names a package as written is that package only
+    assert set(scope_matches("runtime-core", keys)) == {2, 3}
+
+
 def test_a_fixture_package_claims_no_scope():
     # vite's playground/css is a test fixture with a package.json: `fix(css)` stays css.ts
     css = in_packages("css")

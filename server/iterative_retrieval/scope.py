@@ -12,6 +12,8 @@ plugin-legacy package). So when the scope is a package's name or its last word, 
 files are in the scope as its folder is, and a file or folder of that name elsewhere (clap's
 own src/derive.rs) only as a folder word is. A package is a folder with a manifest (Cargo.toml,
 package.json, …) that is not a test, an example or a doc (vite's playground/css is a fixture).
+A scope that names no package as written may name one by its words' stems: Vue's history
+titles 11 commits `fix(compile-sfc)` for the compiler-sfc package.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from .index.classify import classify
+from .tokenize import stem
 
 NAME = 1.0
 IN_NAME = 0.7
@@ -42,6 +45,11 @@ def squash(s: str) -> str:
     return _NON_ALNUM.sub("", s.lower())
 
 
+def _stemmed(s: str) -> str:
+    """`compile-sfc` and `compiler-sfc` alike: each word stemmed, then squashed."""
+    return "~" + "".join(stem(squash(w)) for w in re.split(r"[^A-Za-z0-9]+", s) if w)
+
+
 @dataclass(frozen=True)
 class PathKeys:
     """Squashed file names and folders of an index's file list, each with its files."""
@@ -51,7 +59,8 @@ class PathKeys:
     """Per folder: its path (lower case, with a closing slash), its and its parents' squashed
     names, their words, the files directly in it."""
     packages: dict[str, list[str]]
-    """Squashed name of a package (its whole folder name, and its last word) → its folders."""
+    """Squashed name of a package (its whole folder name, and its last word) → its folders;
+    also its name's stemmed words (`_stemmed`)."""
 
 
 def path_keys(files: list[tuple[int, str]]) -> PathKeys:
@@ -64,7 +73,7 @@ def path_keys(files: list[tuple[int, str]]) -> PathKeys:
         in_folder.setdefault(folder.lower(), []).append(fid)
         if folder and name.lower() in MANIFESTS and classify(rel, None) == "config":
             own = folder.rsplit("/", 1)[-1]
-            for key in {squash(own), squash(_WORD_SEP.split(own)[-1])} - {""}:
+            for key in {squash(own), squash(_WORD_SEP.split(own)[-1]), _stemmed(own)} - {"", "~"}:
                 packages.setdefault(key, []).append(folder.lower() + "/")
     folders = []
     for folder, fids in in_folder.items():
@@ -81,7 +90,7 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
     if len(key) < 2:
         return {}
     out: dict[int, float] = {}
-    claimed = tuple(keys.packages.get(key, ()))
+    claimed = tuple(keys.packages.get(key) or keys.packages.get(_stemmed(scope), ()))
     inside: set[int] = set()
     for folder, segs, words, fids in keys.folders:
         if claimed and folder.startswith(claimed):
