@@ -952,9 +952,28 @@ def test_qualified_names_are_recorded_plainly():
 
 
 def test_locals_inside_function_bodies_are_not_definitions():
-    """Nested helpers and locals in brace-language function bodies are skipped."""
-    source = "function outer() {\n  function inner() {}\n  const MAX = 1;\n}\n"
-    assert spans(extract_outline(source, "javascript")) == [("function", "outer", 1, 4)]
+    """Locals in brace-language function bodies are skipped; JavaScript's function
+    declarations are not (a factory or a module closure declares its API inside one, as
+    fastify's `function fastify(opts) { … function addHook() … }`), at any depth, as Python's
+    nested defs; another language's nested functions are."""
+    source = (
+        "function outer() {\n"
+        "  function inner() {\n"
+        "    async function deeper() {}\n"
+        "  }\n"
+        "  const MAX = 1;\n"
+        "  const helper = () => 1;\n"
+        "  if (MAX) {\n"
+        "    function* gen() {}\n"
+        "  }\n"
+        "}\n"
+        "function after() {}\n"
+    )
+    assert spans(extract_outline(source, "javascript")) == [
+        ("function", "outer", 1, 10), ("function", "inner", 2, 4), ("function", "deeper", 3, 3),
+        ("function", "gen", 8, 8), ("function", "after", 11, 11)]
+    rust = "fn outer() {\n    fn inner() {}\n    let x = 1;\n}\n"
+    assert spans(extract_outline(rust, "rust")) == [("function", "outer", 1, 4)]
 
 
 def test_commonjs_assignments_of_functions_are_definitions():

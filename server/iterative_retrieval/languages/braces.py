@@ -3,7 +3,8 @@ that finds its definitions with a `Spec` and where each one ends.
 
 A definition waits as `Pending` until its body brace opens (the brace is tagged with it), or its
 header ends (`;`, balanced brackets and no continuation), or MAX_HEADER lines pass. A closing
-brace ends the definition whose body it closes; function bodies are not outlined inside.
+brace ends the definition whose body it closes; function bodies are not outlined inside, but for
+the declarations a Spec says are nested (Spec.nested).
 """
 
 from __future__ import annotations
@@ -168,6 +169,7 @@ def outline_structured(spec: Spec, clean: list[str], braces: list[str],  # noqa:
     blocks = _Blocks(defs)
     funcs, stack = blocks.funcs, blocks.stack  # mutated in place, never rebound
     events = spec.keyword_blocks
+    nested = spec.nested
     pend: Pending | None = None
     group: Group | None = None
     for i, line in enumerate(clean):
@@ -189,6 +191,10 @@ def outline_structured(spec: Spec, clean: list[str], braces: list[str],  # noqa:
                 if isinstance(found, GroupStart):
                     group = Group(found.kind, 0, len(stack))
                 else:
+                    hit = found
+            elif nested and s.startswith(nested) and len(defs) < MAX_SYMBOLS:
+                found = _detect(spec, s, line, clean, i, None, 0)
+                if isinstance(found, Found) and found.body == "func":
                     hit = found
             if hit is not None:
                 pend = _begin(spec, hit, pend, clean, i, blocks)

@@ -71,4 +71,5 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
     return out
 
 
-SPEC = Spec(cleaner(JS_BLOCK, C_LINE, JS_REGEX, BT, DQ, SQ), RULES, _imports, ("@",))
+SPEC = Spec(cleaner(JS_BLOCK, C_LINE, JS_REGEX, BT, DQ, SQ), RULES, _imports, ("@",),
+            nested=("function ", "function*", "async function "))

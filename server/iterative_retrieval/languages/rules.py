@@ -75,6 +75,11 @@ class Spec:
     """A name declared inside a group (Rule.block): (the group's kind, stripped line, line)."""
     bodyless_fallback: bool = False
     """No brace body: a definition ends at the next definition, not at its line."""
+    nested: tuple[str, ...] = ()
+    """Line starts of function declarations outlined inside function bodies too (whose insides
+    are otherwise skipped): JavaScript factories and module closures (`function fastify(opts) {
+    … function addHook(…) {…} … }`, a library in an IIFE) declare their API inside one, as
+    Python's nested defs are kept."""
 
     # Compiled on first use: compiling every language's alternations at import cost a quarter
     # of a second of each command line start, for files of one or two languages.
