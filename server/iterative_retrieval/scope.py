@@ -90,7 +90,7 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
     if len(key) < 2:
         return {}
     out: dict[int, float] = {}
-    claimed = tuple(keys.packages.get(key) or keys.packages.get(_stemmed(scope), ()))
+    claimed = tuple(keys.packages.get(key) or keys.packages.get(_stemmed(scope)) or ())
     inside: set[int] = set()
     for folder, segs, words, fids in keys.folders:
         if claimed and folder.startswith(claimed):
