@@ -7,7 +7,8 @@ For Python the ground truth is `ast`: every `def` and `class` at any depth (the 
 nested ones), from its first decorator to its last line, and the module-level UPPER_CASE
 constants and type aliases. For Go, JavaScript and TypeScript, tree-sitter's tree is the
 reference, read with the outline's conventions (top-level declarations and class members; in
-JavaScript and TypeScript also function declarations inside function bodies).
+JavaScript and TypeScript also function declarations inside function bodies and object
+literals' functions, wherever they are).
 A definition counts as found when its name and first line agree; its span is right when its
 last line agrees too. Times are one core's, over the same files: the regex outline as the index
 runs it, tree-sitter's parse alone, and parse plus reading the definitions off the tree.
@@ -206,15 +207,29 @@ def ts_defs(lang: str, root) -> list[Def]:  # noqa: ANN001, C901 - one case per 
     for _ in walk(root, top=True, in_class=False):
         pass
     if lang not in ("python", "go"):
-        # function declarations inside function bodies too, as Python's nested defs
+        # function declarations inside function bodies too, as Python's nested defs, and an
+        # object literal's functions (methods, and keys whose value is a function or an arrow
+        # with a block body) wherever the object is
         known = {(d[0], d[1]) for d in out}
         stack = [root]
         while stack:
             node = stack.pop()
-            if node.type in ("function_declaration", "generator_function_declaration"):
+            t = node.type
+            if t in ("function_declaration", "generator_function_declaration"):
                 name = node.child_by_field_name("name")
                 if name is not None and (_text(name), _line(node)) not in known:
                     add(name, node)
+            elif t == "method_definition" and node.parent is not None \
+                    and node.parent.type == "object":
+                add(node.child_by_field_name("name"), node)
+            elif t == "pair":
+                key, value = node.child_by_field_name("key"), node.child_by_field_name("value")
+                body = value.child_by_field_name("body") if value is not None else None
+                if key is not None and key.type == "property_identifier" and value is not None \
+                        and (value.type in ("function_expression", "function") or (
+                            value.type == "arrow_function" and body is not None
+                            and body.type == "statement_block")):
+                    add(key, node)
             stack.extend(node.named_children)
     return out
 

@@ -976,6 +976,51 @@ def test_locals_inside_function_bodies_are_not_definitions():
     assert spans(extract_outline(rust, "rust")) == [("function", "outer", 1, 4)]
 
 
+def test_an_object_literals_functions_are_definitions():
+    """An object literal's functions are its API, at the top (`module.exports = {…}`) or
+    returned by a factory (SvelteKit's `create_client` returns `{ goto: (href) => {…} }`);
+    calls with callbacks, control blocks, a type literal's function types and arrows without a
+    block body are not definitions."""
+    source = (
+        "module.exports = {\n"
+        "  compile: function (src) {\n"
+        "    return src\n"
+        "  },\n"
+        "  async render(tpl, data) {\n"
+        "    return tpl\n"
+        "  },\n"
+        "  get size() {\n"
+        "    return 1\n"
+        "  }\n"
+        "}\n"
+        "export function create_client(target) {\n"
+        "  describe('x', function () {\n"
+        "  })\n"
+        "  it('y', async () => {\n"
+        "  })\n"
+        "  if (target) {\n"
+        "  }\n"
+        "  const local = (x) => {\n"
+        "    return x\n"
+        "  }\n"
+        "  return {\n"
+        "    goto: (href, opts = {}) => {\n"
+        "      return href\n"
+        "    },\n"
+        "    short: (x) => x,\n"
+        "  }\n"
+        "}\n"
+        "type Props = {\n"
+        "  onClick: (e: Event) => void\n"
+        "  label(): string;\n"
+        "}\n"
+    )
+    assert spans(extract_outline(source, "typescript")) == [
+        ("method", "compile", 2, 4), ("method", "render", 5, 7), ("method", "size", 8, 10),
+        ("function", "create_client", 12, 28), ("method", "goto", 23, 25),
+        ("type", "Props", 29, 32)]
+
+
 def test_commonjs_assignments_of_functions_are_definitions():
     """CommonJS defines its API by assignment: `Reply.prototype.hijack = function`, express's
     `app.use = function use`, `exports.compile = …`, `module.exports.render = async () =>`.

@@ -45,12 +45,12 @@ from .reads import IndexReads, pack_outline
 
 log = logging.getLogger("iterative_retrieval.index")
 
-SCHEMA_VERSION = 9
-"""The index of an earlier version is rebuilt. 9: JavaScript's function declarations inside
-function bodies are definitions; 8: JavaScript's assignments of functions
-(`Reply.prototype.hijack = function`) are definitions, which an earlier index lacks; 7:
-credential files are recognised by content and by link target (skipped `secret`), which an
-earlier index may hold."""
+SCHEMA_VERSION = 10
+"""The index of an earlier version is rebuilt. 10: JavaScript object literals' functions are
+definitions; 9: JavaScript's function declarations inside function bodies are definitions; 8:
+JavaScript's assignments of functions (`Reply.prototype.hijack = function`) are definitions,
+which an earlier index lacks; 7: credential files are recognised by content and by link
+target (skipped `secret`), which an earlier index may hold."""
 STORE_BATCH = 64
 """Files written per hold of the index lock (and per progress report): a small batch keeps
 buffer updates quick during a first index."""

@@ -4,7 +4,7 @@ that finds its definitions with a `Spec` and where each one ends.
 A definition waits as `Pending` until its body brace opens (the brace is tagged with it), or its
 header ends (`;`, balanced brackets and no continuation), or MAX_HEADER lines pass. A closing
 brace ends the definition whose body it closes; function bodies are not outlined inside, but for
-the declarations a Spec says are nested (Spec.nested).
+the definitions a Spec tries inside them too (Rule.inner).
 """
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def outline_structured(spec: Spec, clean: list[str], braces: list[str],  # noqa:
     blocks = _Blocks(defs)
     funcs, stack = blocks.funcs, blocks.stack  # mutated in place, never rebound
     events = spec.keyword_blocks
-    nested = spec.nested
+    inner_gate = spec.inner_gate
     pend: Pending | None = None
     group: Group | None = None
     for i, line in enumerate(clean):
@@ -192,9 +192,9 @@ def outline_structured(spec: Spec, clean: list[str], braces: list[str],  # noqa:
                     group = Group(found.kind, 0, len(stack))
                 else:
                     hit = found
-            elif nested and s.startswith(nested) and len(defs) < MAX_SYMBOLS:
-                found = _detect(spec, s, line, clean, i, None, 0)
-                if isinstance(found, Found) and found.body == "func":
+            elif inner_gate is not None and len(defs) < MAX_SYMBOLS and inner_gate(s):
+                found = _detect(spec, s, line, clean, i, None, 0, inner=True)
+                if isinstance(found, Found):
                     hit = found
             if hit is not None:
                 pend = _begin(spec, hit, pend, clean, i, blocks)
@@ -223,13 +223,13 @@ def outline_structured(spec: Spec, clean: list[str], braces: list[str],  # noqa:
 
 
 def _detect(spec: Spec, s: str, line: str, clean: list[str], i: int, top: Tag | None,
-            classes: int) -> Found | GroupStart | None:
+            classes: int, inner: bool = False) -> Found | GroupStart | None:
     """The definition starting on line i, a group's start, or None; `top` is the tag of the
-    innermost open block."""
+    innermost open block; `inner`: the line is inside a function body."""
     member = top is not None and top.body == "class"
     owner = top.name if top is not None and member else None
     ws = s[:MATCH_WIDTH]
-    found = match_rule(spec, ws, member, owner, classes)
+    found = match_rule(spec, ws, member, owner, classes, inner)
     if found is not None:
         if found.rule.block:
             return GroupStart({"const": "constant", "var": "variable"}.get(found.kind or "",
@@ -237,7 +237,7 @@ def _detect(spec: Spec, s: str, line: str, clean: list[str], i: int, top: Tag | 
         if found.rule.col0 and len(s) != len(line):
             return None
         return Found(found.name, found.kind, found.body, i)
-    if spec.hook is not None:
+    if spec.hook is not None and not inner:
         return spec.hook(ws, clean, i, member, owner)
     return None
 

@@ -25,9 +25,9 @@ def _assigned(get: Getter, name: str, member: bool) -> str | None:
 
 
 _EXP = r"(?:export\s+(?:default\s+)?)?(?:declare\s+)?"
-RULES = (
+RULES: tuple[Rule, ...] = (
     Rule(_EXP + r"(?:async\s+)?function\b\s*\*?\s*(?P<n>" + JID + ")", "function", "top",
-          "func"),
+          "func", inner=True),
     Rule(_EXP + r"(?:abstract\s+)?class\s+(?P<n>" + JID + ")", "class", "top", "class"),
     Rule(_EXP + r"interface\s+(?P<n>" + JID + ")", "interface", "top", "class"),
     Rule(_EXP + r"type\s+(?P<n>" + JID + r")\s*(?=[<=])", "type", "top"),
@@ -52,6 +52,25 @@ RULES = (
           + r")\s*+(?::[^=]*+)?=>", "method", "member", "func"),
 )
 
+# an object literal's functions, at the top or inside a function (a factory's `return { goto:
+# (href) => {…} }`, fastify's instance): `name: function`, `name: (…) => {`, `name(…) {`,
+# `async name(…) {`, `get name() {`; an arrow member only with a block body (a type literal's
+# `cb: (e) => void` is none), and no parentheses in a method's parameters (`describe('x',
+# function () {` and `it('y', () => {` are calls)
+RULES += (
+    Rule(r"(?P<n>" + JID + r")\s*:\s*(?:async\s+)?function\b", "method", "any", "func",
+         inner=True),
+    Rule(r"(?P<n>" + JID + r")\s*:\s*(?:async\s+)?(?:\([^()]*\)|" + JID
+         + r")\s*(?::[^=]*)?=>\s*\{\s*$", "method", "any", "func", inner=True),
+    Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
+         + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{\s*$", "method", "any", "func", inner=True),
+)
+
+
+def _inner_gate(s: str) -> bool:
+    return s.rstrip().endswith("{") or "function" in s
+
+
 _JS_FROM = re.compile(r"""\bfrom\s*(['"])([^'"\n]+)\1""")
 _JS_SIDE = re.compile(r"""import\s*(['"])([^'"\n]+)\1""")
 _JS_CALL = re.compile(r"""\b(?:require|import)\s*\(\s*(['"])([^'"\n]+)\1\s*\)""")
@@ -72,4 +91,4 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
 
 
 SPEC = Spec(cleaner(JS_BLOCK, C_LINE, JS_REGEX, BT, DQ, SQ), RULES, _imports, ("@",),
-            nested=("function ", "function*", "async function "))
+            inner_gate=_inner_gate)

@@ -44,6 +44,9 @@ class Rule:
     """Only when the name is the enclosing class's name."""
     block: bool = False
     """A Go `const (` / `var (` / `type (` group: its items are definitions (Spec.group_item)."""
+    inner: bool = False
+    """Also tried inside function bodies (Spec.inner_gate), whose insides are otherwise not
+    outlined."""
 
 
 @dataclass(frozen=True)
@@ -75,11 +78,11 @@ class Spec:
     """A name declared inside a group (Rule.block): (the group's kind, stripped line, line)."""
     bodyless_fallback: bool = False
     """No brace body: a definition ends at the next definition, not at its line."""
-    nested: tuple[str, ...] = ()
-    """Line starts of function declarations outlined inside function bodies too (whose insides
-    are otherwise skipped): JavaScript factories and module closures (`function fastify(opts) {
-    … function addHook(…) {…} … }`, a library in an IIFE) declare their API inside one, as
-    Python's nested defs are kept."""
+    inner_gate: Callable[[str], bool] | None = None
+    """Whether a stripped line inside a function body may start a definition of an `inner`
+    rule (a cheap test before the regex): JavaScript factories and module closures declare
+    their API inside a function (`function fastify(opts) { … function addHook(…) {…} … }`,
+    `return { goto: (href) => {…} }`, a library in an IIFE), as Python's nested defs are kept."""
 
     # Compiled on first use: compiling every language's alternations at import cost a quarter
     # of a second of each command line start, for files of one or two languages.
@@ -90,6 +93,14 @@ class Spec:
     @functools.cached_property
     def member_re(self) -> re.Pattern[str]:
         return _combine(self.rules, ("member", "any"))
+
+    @functools.cached_property
+    def inner_re(self) -> re.Pattern[str]:
+        return _combine(tuple(r if r.inner else _NEVER for r in self.rules), ("top", "any"))
+
+
+_NEVER = Rule("(?!)", scope="none")
+"""A stand-in that keeps a rule's place (its group number) in a combination it is not part of."""
 
 
 def _combine(rules: tuple[Rule, ...], scopes: tuple[str, ...]) -> re.Pattern[str]:
@@ -137,9 +148,11 @@ class Match:
     body: str | None
 
 
-def match_rule(spec: Spec, s: str, member: bool, owner: str | None, cdepth: int) -> Match | None:
-    """The rule a stripped line matches and what it defines, or None."""
-    m = (spec.member_re if member else spec.top_re).match(s)
+def match_rule(spec: Spec, s: str, member: bool, owner: str | None, cdepth: int,
+               inner: bool = False) -> Match | None:
+    """The rule a stripped line matches and what it defines, or None; `inner`: only the rules
+    tried inside function bodies."""
+    m = (spec.inner_re if inner else spec.member_re if member else spec.top_re).match(s)
     if m is None or m.lastgroup is None:
         return None
     ri = int(m.lastgroup[1:])
