@@ -13,10 +13,12 @@ from iterative_retrieval.context import (
     _bridged,
     estimate_tokens,
     merge_spans,
+    spans_for,
 )
 from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate
+from iterative_retrieval.models import Evaluation, Symbol
 from iterative_retrieval.query import parse_task
 from iterative_retrieval.refine import Gaps, find_gaps, refine, variants_and_synonyms
 from iterative_retrieval.relevance import assign
@@ -693,3 +695,26 @@ def test_a_used_names_uses_are_whole_words_only():
     assert _count(text, "Session", 10) == 2 and _count(text, "Session", 1) == 1
     assert first_line("Session", "Session") == 1 and first_line("aSession b", "Session") == 0
     assert first_line("a.b(x)\n$b.c", "$b") == 2  # a name with `$` (JavaScript) is one word
+
+
+def test_an_indirect_file_shows_where_the_task_words_meet_unless_a_definition_carries_them():
+    """A file that is context only shows the first lines of the definitions that carry the
+    task's words; when none does, the passage where its words meet says why the file is there
+    (the file's first definitions said nothing of it); with no such passage, those first
+    definitions."""
+    syms = [Symbol("setup", "function", 1, 6), Symbol("adapt", "method", 9, 120),
+            Symbol("finish", "method", 122, 130)]
+
+    def indirect(**kw) -> Evaluation:
+        return Evaluation(path="adapter/index.js", relevance=0.3, reason="", role="indirect",
+                          symbols=syms, **kw)
+
+    hits = {"hit_lines": [30, 31, 33], "hit_terms": [("dynam",), ("rout",), ("dynam", "rout")]}
+    spans = spans_for(indirect(**hits), 130, place=5)
+    assert spans and all(a <= 33 and b >= 30 for a, b, _ in spans[:1]), spans
+    assert not any(a == b == 1 for a, b, _ in spans), spans
+    # a definition that carries the task's words is shown by its first line
+    assert spans_for(indirect(named=["finish"], **hits), 130, place=5) == [
+        (122, 122, "signature")]
+    # no passage: the file's first definitions
+    assert [a for a, _, _ in spans_for(indirect(), 130, place=5)] == [1, 9, 122]
