@@ -12,13 +12,13 @@ spans the shares cut or skipped, in rank order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 
 from .config import DEFAULT_BUDGET_TOKENS
 from .languages.detect import language_for
 from .languages.outline import prose_lines
 from .lines import split_lines
-from .models import Evaluation, FileResult, Query, Region
+from .models import Evaluation, FileResult, Query, Region, Symbol
 from .redact import redact_text
 from .relevance import IMPLEMENTS, RELATED_SCORE
 from .textmemo import TextMemo
@@ -213,17 +213,23 @@ def _signatures(ev: Evaluation, n_lines: int, prose: frozenset[int]
     LineRecall up to +.04, the development set −.001); else the first lines of its first
     definitions."""
     telling = set(ev.defines) | set(ev.named) | set(ev.used_by)
-    syms = [sym for sym in ev.symbols if sym.name in telling]
-    runs = sorted(_clusters(ev, prose), key=lambda t: -t[2] / (t[1] - t[0] + 1) ** DENSITY_EXP)
-    if not syms and not runs:
-        syms = list(ev.symbols)
-    lines = sorted({sym.start_line for sym in syms if sym.start_line <= n_lines})[:SIGNATURES]
+    lines = _starts([sym for sym in ev.symbols if sym.name in telling], n_lines)
     if lines:
         return [(ln, ln, "signature") for ln in lines]
+    runs = _clusters(ev, prose)
     if runs:
-        a, b, _ = runs[0]
-        return [(max(1, a - 1), min(n_lines, b + 1, a + PASSAGE_LINES - 2), "matched lines")]
+        a, b, _ = max(runs, key=lambda t: t[2] / (t[1] - t[0] + 1) ** DENSITY_EXP)
+        start = max(1, a - 1)
+        return [(start, min(n_lines, b + 1, start + PASSAGE_LINES - 1), "matched lines")]
+    lines = _starts(ev.symbols, n_lines)
+    if lines:
+        return [(ln, ln, "signature") for ln in lines]
     return [(1, min(n_lines, SIGNATURES), "file start")]
+
+
+def _starts(syms: Sequence[Symbol], n_lines: int) -> list[int]:
+    """The first lines of these definitions, the first SIGNATURES of them."""
+    return sorted({sym.start_line for sym in syms if sym.start_line <= n_lines})[:SIGNATURES]
 
 
 def _clusters(ev: Evaluation, prose: frozenset[int]) -> list[tuple[int, int, float]]:

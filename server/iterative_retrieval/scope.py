@@ -45,9 +45,9 @@ def squash(s: str) -> str:
     return _NON_ALNUM.sub("", s.lower())
 
 
-def _stemmed(s: str) -> str:
+def stemmed(s: str) -> str:
     """`compile-sfc` and `compiler-sfc` alike: each word stemmed, then squashed."""
-    return "~" + "".join(stem(squash(w)) for w in re.split(r"[^A-Za-z0-9]+", s) if w)
+    return "".join(stem(w) for w in re.split(r"[^A-Za-z0-9]+", s.lower()) if w)
 
 
 @dataclass(frozen=True)
@@ -59,29 +59,33 @@ class PathKeys:
     """Per folder: its path (lower case, with a closing slash), its and its parents' squashed
     names, their words, the files directly in it."""
     packages: dict[str, list[str]]
-    """Squashed name of a package (its whole folder name, and its last word) → its folders;
-    also its name's stemmed words (`_stemmed`)."""
+    """Squashed name of a package (its whole folder name, and its last word) → its folders."""
+    stemmed_packages: dict[str, list[str]]
+    """A package's name, its words stemmed (`stemmed`) → its folders: tried when a scope names
+    no package as written."""
 
 
 def path_keys(files: list[tuple[int, str]]) -> PathKeys:
     names: dict[str, list[int]] = {}
     in_folder: dict[str, list[int]] = {}
     packages: dict[str, list[str]] = {}
+    stemmed_packages: dict[str, list[str]] = {}
     for fid, rel in files:
         folder, _, name = rel.rpartition("/")
         names.setdefault(squash(name.split(".", 1)[0]), []).append(fid)
         in_folder.setdefault(folder.lower(), []).append(fid)
         if folder and name.lower() in MANIFESTS and classify(rel, None) == "config":
             own = folder.rsplit("/", 1)[-1]
-            for key in {squash(own), squash(_WORD_SEP.split(own)[-1]), _stemmed(own)} - {"", "~"}:
+            for key in {squash(own), squash(_WORD_SEP.split(own)[-1])} - {""}:
                 packages.setdefault(key, []).append(folder.lower() + "/")
+            stemmed_packages.setdefault(stemmed(own), []).append(folder.lower() + "/")
     folders = []
     for folder, fids in in_folder.items():
         segs = [s for s in folder.split("/") if s]
         if segs:
             words = frozenset(w for s in segs for w in _WORD_SEP.split(s) if w)
             folders.append((folder + "/", frozenset(squash(s) for s in segs), words, fids))
-    return PathKeys(names, folders, packages)
+    return PathKeys(names, folders, packages, stemmed_packages)
 
 
 def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
@@ -90,7 +94,7 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
     if len(key) < 2:
         return {}
     out: dict[int, float] = {}
-    claimed = tuple(keys.packages.get(key) or keys.packages.get(_stemmed(scope)) or ())
+    claimed = tuple(keys.packages.get(key) or keys.stemmed_packages.get(stemmed(scope)) or ())
     inside: set[int] = set()
     for folder, segs, words, fids in keys.folders:
         if claimed and folder.startswith(claimed):

@@ -50,14 +50,11 @@ RULES: tuple[Rule, ...] = (
     Rule(r"(?:(?:public|private|protected|static|readonly|override)\s++)*(?P<n>#?" + JID
           + r")\s*+(?::[^=]*+)?=\s*+(?:async\s++)?(?:\([^)]*\)|" + JID
           + r")\s*+(?::[^=]*+)?=>", "method", "member", "func"),
-)
-
-# an object literal's functions, at the top or inside a function (a factory's `return { goto:
-# (href) => {…} }`, fastify's instance): `name: function`, `name: (…) => {`, `name(…) {`,
-# `async name(…) {`, `get name() {`; an arrow member only with a block body (a type literal's
-# `cb: (e) => void` is none), and no parentheses in a method's parameters (`describe('x',
-# function () {` and `it('y', () => {` are calls)
-RULES += (
+    # an object literal's functions, at the top or inside a function (a factory's `return {
+    # goto: (href) => {…} }`, fastify's instance): `name: function`, `name: (…) => {`,
+    # `name(…) {`, `async name(…) {`, `get name() {`; an arrow member only with a block body (a
+    # type literal's `cb: (e) => void` is none), and no parentheses in a method's parameters
+    # (`describe('x', function () {` and `it('y', () => {` are calls)
     Rule(r"(?P<n>" + JID + r")\s*:\s*(?:async\s+)?function\b", "method", "any", "func",
          inner=True),
     Rule(r"(?P<n>" + JID + r")\s*:\s*(?:async\s+)?(?:\([^()]*\)|" + JID
@@ -68,6 +65,8 @@ RULES += (
 
 
 def _inner_gate(s: str) -> bool:
+    """Every `inner` rule's line says `function` or opens a block at its end: most lines in a
+    function body do neither, and skip the regex."""
     return s.rstrip().endswith("{") or "function" in s
 
 
