@@ -879,6 +879,31 @@ def test_braces_inside_strings_and_comments_do_not_end_definitions():
         ("function", "f", 1, 7), ("function", "g", 8, 8)]
 
 
+def test_template_literals_nested_in_a_template_do_not_unbalance_braces():
+    """A template inside a template's `${…}` (a list rendered as tags, a quoted name) keeps
+    the outer literal whole: its backticks used to end it, and the braces and quotes after it
+    then counted as code until the file's end."""
+    source = (
+        "export function render(xs: string[]): string {\n"
+        "  const names = `${xs.map((x) => `\\`${x}\\``).join(', ')} {`;\n"
+        "  return `<ul>${xs.map((x) => `<li>${x}</li>`).join('')}</ul> }`;\n"
+        "}\n"
+        "\n"
+        "export function summary(n: number): string {\n"
+        "  return `${n} file${n === 1 ? '' : 's'}`;\n"
+        "}\n"
+        "export class Bar {\n"
+        "  error(message: string): void {\n"
+        "    this.text = `${message.split('\\n').map((l) => `> ${l}`).join('\\n')}`;\n"
+        "  }\n"
+        "  stop(): void {}\n"
+        "}\n"
+    )
+    assert spans(extract_outline(source, "typescript")) == [
+        ("function", "render", 1, 4), ("function", "summary", 6, 8), ("class", "Bar", 9, 14),
+        ("method", "error", 10, 12), ("method", "stop", 13, 13)]
+
+
 def test_js_regex_literals_do_not_unbalance_braces():
     """Braces and quotes inside JS regex literals are not counted; division is left alone."""
     source = (

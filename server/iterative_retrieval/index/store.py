@@ -45,12 +45,14 @@ from .reads import IndexReads, pack_outline
 
 log = logging.getLogger("iterative_retrieval.index")
 
-SCHEMA_VERSION = 10
-"""The index of an earlier version is rebuilt. 10: JavaScript object literals' functions are
-definitions; 9: JavaScript's function declarations inside function bodies are definitions; 8:
-JavaScript's assignments of functions (`Reply.prototype.hijack = function`) are definitions,
-which an earlier index lacks; 7: credential files are recognised by content and by link
-target (skipped `secret`), which an earlier index may hold."""
+SCHEMA_VERSION = 11
+"""The index of an earlier version is rebuilt. 11: a JavaScript template literal nested in
+another's `${…}` no longer ends the outer one (the rest of the file was misread); 10:
+JavaScript object literals' functions are definitions; 9: JavaScript's function declarations
+inside function bodies are definitions; 8: JavaScript's assignments of functions
+(`Reply.prototype.hijack = function`) are definitions, which an earlier index lacks; 7:
+credential files are recognised by content and by link target (skipped `secret`), which an
+earlier index may hold."""
 STORE_BATCH = 64
 """Files written per hold of the index lock (and per progress report): a small batch keeps
 buffer updates quick during a first index."""

@@ -32,7 +32,13 @@ SQ = r"'(?:[^'\\\n]|\\[\s\S]?)*+(?:'|(?=\n)|\Z)"
 DQ_ML = r'"(?:[^"\\]|\\[\s\S]?)*+(?:"|\Z)'
 SH_SQ = r"'[^'\n]*+(?:'|(?=\n)|\Z)"
 CHAR = r"'(?:\\[^\n][^'\\\n]{0,8}|[^'\\\n])'"  # strict, so Rust lifetimes are not strings
-BT = r"`(?:[^`\\]|\\[\s\S]?)*+(?:`|\Z)"
+# A template literal's `${…}` may hold a template of its own (`${xs.map((x) => `<${x}>`)}`):
+# read to one level of nested templates and of braces, so their backticks do not end the outer
+# one. A `${` that cannot be read so is taken as text (the literal then ends at the next
+# backtick, as a flat reading would).
+_BT_FLAT = r"`(?:[^`\\$]++|\\[\s\S]?|\$\{[^{}`]*+\}|\$)*+`"
+_BT_EXPR = r"\$\{(?:[^{}`]++|" + _BT_FLAT + r"|\{[^{}]*+\})*+\}"
+BT = r"`(?:[^`\\$]++|\\[\s\S]?|" + _BT_EXPR + r"|\$)*+(?:`|\Z)"
 RAW_BT = r"`[^`]*+(?:`|\Z)"
 TDQ = r'"""[\s\S]*?(?:"""|\Z)'
 TSQ = r"'''[\s\S]*?(?:'''|\Z)"
