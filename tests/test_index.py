@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 from iterative_retrieval.config import Settings
 from iterative_retrieval.engine import Engine
@@ -78,6 +79,76 @@ def test_outdated_schema_is_rebuilt(tmp_path):
     assert int(v) == SCHEMA_VERSION
     assert idx2.file_count() == 0
     assert idx2.refresh(scope, 1_000_000).indexed == 1
+
+
+def test_two_versions_sharing_a_cache_keep_an_index_each(tmp_path, monkeypatch, caplog):
+    """The VS Code extension's server and a command line of another version share the cache
+    folder: each keeps its own index, so switching between them re-indexes nothing."""
+    from iterative_retrieval.index import store
+
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha(): pass\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    assert idx.refresh(scope, 1_000_000).indexed == 1
+    mine = idx.db_path
+    idx.close()
+
+    monkeypatch.setattr(store, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with caplog.at_level("WARNING", logger="iterative_retrieval.index"):
+        other, _ = open_index(root, tmp_path / "c")
+    assert other.db_path != mine and other.db_path.parent == mine.parent
+    assert other.refresh(scope, 1_000_000).indexed == 1
+    other.close()
+    said = [r.getMessage() for r in caplog.records if "building the index" in r.getMessage()]
+    assert said and f"format {SCHEMA_VERSION}" in said[0] and str(mine) in said[0], said
+
+    monkeypatch.setattr(store, "SCHEMA_VERSION", SCHEMA_VERSION)
+    again, _ = open_index(root, tmp_path / "c")
+    stats = again.refresh(scope, 1_000_000)
+    assert again.db_path == mine and (stats.indexed, stats.unchanged) == (0, 1)
+    again.close()
+    assert other.db_path.exists()
+
+
+def test_an_index_of_another_version_goes_once_unused_for_days(tmp_path):
+    """Another format's file, and the one file per root of earlier versions, are deleted
+    when nothing has opened them for KEEP_DAYS, and never while their lock is held."""
+    import os
+    import time
+
+    from iterative_retrieval.buildlock import BuildLock
+    from iterative_retrieval.index import versions
+
+    root = write_files(tmp_path / "ws", {"a.py": "def alpha(): pass\n"})
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    mine = idx.db_path
+    idx.close()
+    stem = mine.name[: -len(f".v{SCHEMA_VERSION}.sqlite3")]
+    older = mine.with_name(versions.file_name(stem, SCHEMA_VERSION - 1))
+    legacy = mine.with_name(stem + ".sqlite3")
+    unrelated = mine.with_name(stem + "0.v1.sqlite3")  # no index of this root
+    for p in (older, legacy, unrelated):
+        p.write_bytes(mine.read_bytes())
+        Path(str(p) + "-wal").write_bytes(b"")
+    assert set(versions.others(mine)) == {older, legacy}
+
+    assert versions.prune(mine) == []  # used just now
+    stale = time.time() - (versions.KEEP_DAYS + 1) * 86400
+    for p in (older, legacy, unrelated):
+        for f in (p, Path(str(p) + "-wal")):
+            os.utime(f, (stale, stale))
+    with BuildLock(older).held():  # its version is building it
+        assert versions.prune(mine) == [legacy]
+    assert older.exists() and not legacy.exists()
+    assert not Path(str(legacy) + "-wal").exists()
+
+    os.utime(older, (stale, stale))
+    os.utime(str(older) + ".lock", (stale, stale))
+    idx, _ = open_index(root, tmp_path / "c")  # opening prunes, and marks its own file used
+    idx.close()
+    assert not older.exists() and not Path(str(older) + ".lock").exists()
+    assert mine.exists() and time.time() - mine.stat().st_mtime < versions.KEEP_DAYS * 86400
+    assert unrelated.exists()  # another root's
 
 
 def test_killed_writer_leaves_a_usable_index(tmp_path):

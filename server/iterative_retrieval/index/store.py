@@ -29,7 +29,7 @@ from ..config import default_cache_dir
 from ..faults import REBUILD, IndexUnavailable, diagnose, lock_timeout
 from ..models import IndexStats, SymbolRows
 from ..workspace import Scope, is_inside
-from . import workers
+from . import versions, workers
 from .classify import CLASSIFIER_VERSION, classify
 from .parse import (
     Parsed,
@@ -46,13 +46,13 @@ from .reads import IndexReads, pack_outline
 log = logging.getLogger("iterative_retrieval.index")
 
 SCHEMA_VERSION = 11
-"""The index of an earlier version is rebuilt. 11: a JavaScript template literal nested in
-another's `${…}` no longer ends the outer one (the rest of the file was misread); 10:
-JavaScript object literals' functions are definitions; 9: JavaScript's function declarations
-inside function bodies are definitions; 8: JavaScript's assignments of functions
-(`Reply.prototype.hijack = function`) are definitions, which an earlier index lacks; 7:
-credential files are recognised by content and by link target (skipped `secret`), which an
-earlier index may hold."""
+"""The index format: each has a file of its own (index/versions.py), and a file that holds
+another is rebuilt. 11: a JavaScript template literal nested in another's `${…}` no longer
+ends the outer one (the rest of the file was misread); 10: JavaScript object literals'
+functions are definitions; 9: JavaScript's function declarations inside function bodies are
+definitions; 8: JavaScript's assignments of functions (`Reply.prototype.hijack = function`) are
+definitions, which an earlier index lacks; 7: credential files are recognised by content and
+by link target (skipped `secret`), which an earlier index may hold."""
 STORE_BATCH = 64
 """Files written per hold of the index lock (and per progress report): a small batch keeps
 buffer updates quick during a first index."""
@@ -72,7 +72,7 @@ def index_path_for(root: Path, cache_dir: str | os.PathLike[str] | None) -> Path
     base = Path(cache_dir) if cache_dir else default_cache_dir()
     key = hashlib.sha1(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", root.name)[:40] or "root"
-    return base / f"{name}-{key}.sqlite3"
+    return base / versions.file_name(f"{name}-{key}", SCHEMA_VERSION)
 
 
 def _set_wal(conn: sqlite3.Connection) -> None:
@@ -198,15 +198,27 @@ class Index(IndexReads):
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise (diagnose(exc) or exc) from exc
+        new = not path.exists()
         try:
-            return cls(root, path, discard)
+            index = cls(root, path, discard)
         except IndexUnavailable as fault:
             if fault.remedy != REBUILD or discard:
                 raise
             # Damage that the schema check did not reach (random writes into the pages): it
             # used to send every later run to an in-memory index, for ever.
             log.warning("index at %s unusable (%s): rebuilding", path, fault.problem)
-            return cls(root, path, discard=True)
+            index = cls(root, path, discard=True)
+        versions.touch(path)
+        versions.prune(path)
+        kept = versions.others(path)
+        if new and kept:
+            other, version = max(kept.items(), key=lambda kv: versions.last_used(kv[0]))
+            log.warning("building the index of this version of iterative-retrieval (index "
+                        "format %d) at %s; the index of %s at %s is kept for its version until "
+                        "unused for %d days", SCHEMA_VERSION, path,
+                        f"format {version}" if version is not None else "an earlier version",
+                        other, versions.KEEP_DAYS)
+        return index
 
     @classmethod
     def memory(cls, root: Path, problem: str) -> Index:
