@@ -601,6 +601,30 @@ def test_a_declaration_file_the_task_names_comes_first(tmp_path):
     assert "named in the task" in res.files[0].reason
 
 
+def test_a_module_path_without_its_extension_names_its_file(tmp_path):
+    """`jinja2/debug` is the module jinja2/debug.py (a file of that path, whatever its
+    extension), not the words jinja2 and debug: the file comes first, named in the task."""
+    from iterative_retrieval.search import path_matches
+
+    files = {
+        "jinja2/debug.py": "def rewrite_traceback_stack(source):\n    return source\n",
+        "jinja2/runtime.py": "# the bug: a debug flag is lost when the second template is\n"
+                             "# merged; changes of the debug run\n"
+                             "def debug_merge(changes):\n    return changes\n",
+        "jinja2/environment.py": "def debug_second(x):\n    return x  # merge the bug away\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Fixed a bug in jinja2/debug (second time, forgot to merge changes)")
+    assert res.files[0].path == "jinja2/debug.py", [(f.path, f.reason) for f in res.files]
+    assert "named in the task" in res.files[0].reason
+    paths = {"jinja2/debug.py": 1, "lib/jinja2/debug.pyi": 2, "jinja2/debugger/x.py": 3,
+             "src/utils/format.ts": 4, "docs/debug.rst": 5}
+    assert path_matches("jinja2/debug", paths) == [1, 2]
+    assert path_matches("utils/format", paths) == [4]
+    assert path_matches("jinja2/deb", paths) == [] and path_matches("debug", paths) == []
+
+
 def test_a_bare_file_name_that_many_files_share_names_none():
     """`__init__.py` or `test_foo.py` without a folder is no path hint; `a/__init__.py` is."""
     from iterative_retrieval.search import path_matches

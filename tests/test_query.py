@@ -131,6 +131,21 @@ def test_commit_types_in_a_squashed_body_are_no_words():
                                 "* chore: update return style"))) == {"GetRawData", "func", "style"}
 
 
+def test_commit_trailers_and_converted_histories_say_no_task_words():
+    """Signed-off-by and co-author lines name people (their e-mail addresses read as dotted
+    names); a history converted from Mercurial or Subversion carries `--HG--` blocks,
+    `git-svn-id:` lines and `[svn]` marks; `[skip ci]` tells CI what to do. None is the task."""
+    q = parse_task(
+        "[svn] fix the cache eviction in LRUCache [skip ci]\n\n"
+        "Signed-off-by: Steve Francia <steve.francia@gmail.com>\n"
+        "Co-authored-by: Albert Smith <al@example.org>\n"
+        "git-svn-id: http://svn.example.org/repo/trunk@1234 6015fed2-1504-0410-9fe1-9d1591cc4771\n"
+        "\n--HG--\nbranch : trunk\nextra : rebase_source : 0a1b2c3d\n")
+    assert set(kinds(q)) == {"LRUCache", "eviction"}
+    # a line that only starts like a trailer is the task's
+    assert "reviewer" in kinds(parse_task("Cc list: notify the reviewer when a build fails"))
+
+
 def test_windows_paths_are_paths():
     """`C:\\Users\\me\\proj\\src\\a.py` in prose is a path; its folders are no words."""
     k = kinds(parse_task("The file C:\\Users\\me\\proj\\src\\billing\\invoice_service.py "

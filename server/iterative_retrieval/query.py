@@ -123,6 +123,14 @@ _NOISE_RES = (
     re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
     re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
     re.compile(r"^[-=_]{3,}.*$", re.M),
+    # a commit's trailers name people and review systems (`Signed-off-by: A <a@b.org>`); a
+    # history converted from Mercurial or Subversion carries its own (`--HG--` and its
+    # `branch : trunk` lines, `git-svn-id:`, `[svn]`); CI tags (`[skip ci]`) are no task words
+    re.compile(r"^[ \t]*(?:Signed-off-by|Co-authored-by|Reviewed-by|Acked-by|Tested-by|"
+               r"Reported-by|Suggested-by|Helped-by|Approved-by|Cc|Change-Id|Reviewed-on|"
+               r"git-svn-id)[ \t]*:.*$", re.M | re.I),
+    re.compile(r"^--HG--[ \t]*$(?:\n[ \t]*[\w-]+ : .*$)*", re.M),
+    re.compile(r"\[(?:svn|skip ci|ci skip|no ci|skip actions|actions skip)\]", re.I),
 )
 # `type(scope)!: subject`, the Conventional Commits header that many projects title commits,
 # pull requests and changelog lines with; the type says what kind of change, the scope where.

@@ -121,6 +121,12 @@ def installed_tail(path: str) -> str | None:
     return path[m.end():] if m else None
 
 
+def _stem_is(low: str, p: str) -> bool:
+    """Whether a file's path without its extension ends with the folder-separated path p."""
+    stem = low.rsplit(".", 1)[0]
+    return stem.endswith(p) and (len(stem) == len(p) or stem[-len(p) - 1] == "/")
+
+
 def path_matches(
     path: str, files: dict[str, int], lowered: list[tuple[str, str, int]] | None = None
 ) -> list[int]:
@@ -139,6 +145,12 @@ def path_matches(
     if hits:
         # a bare name that many files share (`__init__.py`, `test_foo.py`) names none of them
         return hits if "/" in p or len(hits) <= AMBIGUOUS_NAME else []
+    if "/" in p and "." not in p.rsplit("/", 1)[-1]:
+        # a module's path without its extension (`jinja2/debug`, `src/utils/format`)
+        hits = [fid for rel, low, fid in lowered
+                if "." in low.rsplit("/", 1)[-1] and _stem_is(low, p)]
+        if hits:
+            return hits
     # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
     segs = p.split("/")
     for k in range(len(segs) - 1, 0, -1):
