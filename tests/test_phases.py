@@ -625,6 +625,32 @@ def test_a_module_path_without_its_extension_names_its_file(tmp_path):
     assert path_matches("jinja2/deb", paths) == [] and path_matches("debug", paths) == []
 
 
+def test_an_issue_pasted_in_its_template_finds_what_the_bare_issue_finds(tmp_path):
+    """GitHub's default bug template says describe, reproduce, expected behavior, screenshots,
+    browser, desktop, context: a workspace whose files say those words does not pull them
+    ahead of the file the reporter's own words point at."""
+    from .test_query import GITHUB_BUG_TEMPLATE
+
+    files = {
+        "app/session_store.py": "class SessionStore:\n    def renew(self, cookie):\n"
+                                "        # the cookie is renewed before it expires\n"
+                                "        return cookie\n",
+        "app/browser.py": "# the desktop browser: screenshots, clicks and scrolling\n"
+                          "def screenshot(browser):\n    return browser  # see error\n",
+        "app/context.py": "# additional context: describe the expected behavior\n"
+                          "def describe(context):\n    return context\n",
+        "app/report.py": "# steps to reproduce: a clear and concise description\n"
+                         "def reproduce(steps):\n    return steps\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    task = "The session cookie is not renewed when it expires"
+    bare = [f.path for f in eng.retrieve(task).files]
+    pasted = eng.retrieve(GITHUB_BUG_TEMPLATE.format(task=task))
+    assert bare[0] == "app/session_store.py", bare
+    assert [f.path for f in pasted.files] == bare, [(f.path, f.reason) for f in pasted.files]
+
+
 def test_a_bare_file_name_that_many_files_share_names_none():
     """`__init__.py` or `test_foo.py` without a folder is no path hint; `a/__init__.py` is."""
     from iterative_retrieval.search import path_matches

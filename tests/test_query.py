@@ -146,6 +146,85 @@ def test_commit_trailers_and_converted_histories_say_no_task_words():
     assert "reviewer" in kinds(parse_task("Cc list: notify the reviewer when a build fails"))
 
 
+GITHUB_BUG_TEMPLATE = """**Describe the bug**
+{task}
+
+**To Reproduce**
+Steps to reproduce the behavior:
+1. Go to '...'
+2. Click on '....'
+3. Scroll down to '....'
+4. See error
+
+**Expected behavior**
+A clear and concise description of what you expected to happen.
+
+**Screenshots**
+If applicable, add screenshots to help explain your problem.
+
+**Desktop (please complete the following information):**
+ - OS: [e.g. iOS]
+ - Browser [e.g. chrome, safari]
+ - Version [e.g. 22]
+
+**Additional context**
+Add any other context about the problem here.
+"""
+
+ISSUE_FORM = """### Bug summary
+
+{task}
+
+### Expected outcome
+
+_No response_
+
+### Operating system
+
+macOS 14.1
+
+### Python version
+
+3.11.5
+
+### Installation
+
+pip
+
+**Environment info**
+- OS: Windows 11
+- Sphinx version: 7.1.2
+- Extensions: autodoc, napoleon
+"""
+
+
+def test_an_issue_template_s_boilerplate_is_no_part_of_the_task():
+    """A task pasted into GitHub's default bug template or an issue form reads as the bare
+    task: the template's headings, placeholders and environment fields say nothing, and its
+    first heading is no title."""
+    task = "The session cookie is not refreshed after `login()` when the token expires"
+    bare = kinds(parse_task(task))
+    for template in (GITHUB_BUG_TEMPLATE, ISSUE_FORM):
+        q = parse_task(template.format(task=task))
+        assert kinds(q) == bare, template
+        assert phrases(q) == phrases(parse_task(task))
+    # the reporter's own headings and answers stay
+    k = kinds(parse_task("### Session cookie not refreshed\n\nThe cookie expires.\n\n"
+                         "### Steps to reproduce\n\nCall `refresh_session` twice.\n\n"
+                         "### Operating system\n\nSee the traceback: the scheduler of "
+                         "`SessionStore` in the renewal thread crashes before it writes"))
+    assert {"cookie", "refresh_session", "SessionStore", "scheduler"} <= set(k)
+    assert not {"steps", "reproduce", "operating"} & set(k)
+    # a line that only looks like an environment line is the task's
+    assert "node" in kinds(parse_task("Node: the node id is lost when a tree is copied"))
+
+
+def test_single_letters_around_a_slash_are_no_path():
+    """N/A, I/O and w/o are words of prose, never files."""
+    assert "path" not in kinds(parse_task("Extra tools: N/A. The I/O loop stalls w/o a timer")
+                               ).values()
+
+
 def test_windows_paths_are_paths():
     """`C:\\Users\\me\\proj\\src\\a.py` in prose is a path; its folders are no words."""
     k = kinds(parse_task("The file C:\\Users\\me\\proj\\src\\billing\\invoice_service.py "

@@ -16,6 +16,7 @@ from .config import MAX_TASK_CHARS, ablated
 from .index.classify import classify
 from .models import Concept, Frame, Query
 from .search import installed_tail
+from .templates import strip_template
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
@@ -453,6 +454,7 @@ def _path_words(m: re.Match) -> str:
 
 
 def _strip_noise(text: str) -> str:
+    text = strip_template(text)
     for rx in _NOISE_RES:
         text = rx.sub(" ", text)
     # ``TeX-style quotes'' (old mail and docstrings): a message, not code; left as they are, the
@@ -558,6 +560,8 @@ def _paths(text: str) -> list[str]:
             continue
         if "/" in p and not re.search(r"[A-Za-z]", p.rsplit("/", 1)[-1]):
             continue
+        if "/" in p and not _CODE_EXT.search(p) and max(map(len, p.split("/"))) <= 1:
+            continue  # N/A, I/O, w/o
         if p.count("/") == 0 and not _CODE_EXT.search(p) and "." not in p:
             continue
         if "/" not in p and p.count(".") > 1 and p.endswith((".py", ".pyi")):
