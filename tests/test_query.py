@@ -219,6 +219,30 @@ def test_an_issue_template_s_boilerplate_is_no_part_of_the_task():
     assert "node" in kinds(parse_task("Node: the node id is lost when a tree is copied"))
 
 
+def test_a_copy_of_an_issue_page_or_a_tracker_s_fields_reads_as_the_issue():
+    """Copied from the issue's web page (who commented when, the side panel) or from a
+    tracker (Jira's Priority, Affects Version/s, Summary:), the task reads as its own words;
+    a component's value stays, and a commit's `fix:` header is no field."""
+    task = "The session cookie is not renewed when the token expires"
+    page = ("Session cookie not renewed #4821\nOpen\n"
+            "janedoe opened this issue on Mar 3, 2024 · 5 comments\n"
+            "janedoe commented on Mar 3, 2024\n" + task + "\n\n"
+            "bob commented on Mar 4, 2024 • edited\nSame here.\n 👍 3\n"
+            "Assignees\nNo one assigned\nLabels\nbug\nProjects\nNone yet\n"
+            "Milestone\nNo milestone\nDevelopment\nNo branches or pull requests\n"
+            "3 participants\n")
+    assert set(kinds(parse_task(page))) == set(kinds(parse_task("Session cookie not renewed\n"
+                                                                + task)))
+    jira = ("Summary: Session cookie not renewed\nPriority: Major\nComponent/s: auth\n"
+            "Affects Version/s: 2.3.1\nFix Version/s: None\nLabels: backend, regression\n\n"
+            "Description:\n" + task + "\n")
+    assert set(kinds(parse_task(jira))) == set(kinds(parse_task(
+        "Session cookie not renewed\nauth\n" + task)))
+    assert "fix" not in kinds(parse_task("fix: status: keep the reporter's label"))
+    assert {"status", "reporter", "label"} <= set(kinds(parse_task(
+        "fix: status: keep the reporter's label")))
+
+
 def test_single_letters_around_a_slash_are_no_path():
     """N/A, I/O and w/o are words of prose, never files."""
     assert "path" not in kinds(parse_task("Extra tools: N/A. The I/O loop stalls w/o a timer")

@@ -560,8 +560,9 @@ def _paths(text: str) -> list[str]:
             continue
         if "/" in p and not re.search(r"[A-Za-z]", p.rsplit("/", 1)[-1]):
             continue
-        if "/" in p and not _CODE_EXT.search(p) and max(map(len, p.split("/"))) <= 1:
-            continue  # N/A, I/O, w/o
+        if "/" in p and not _CODE_EXT.search(p) and (
+                max(map(len, p.split("/"))) <= 1 or p.endswith("/s")):
+            continue  # N/A, I/O, w/o; file/s, Version/s
         if p.count("/") == 0 and not _CODE_EXT.search(p) and "." not in p:
             continue
         if "/" not in p and p.count(".") > 1 and p.endswith((".py", ".pyi")):

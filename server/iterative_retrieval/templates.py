@@ -11,7 +11,11 @@ and the template's first heading was read as the task's title. Removed here are
   template's words, whatever the project;
 - the placeholders GitHub's templates ship with, left unfilled;
 - environment lines (`- OS: Ubuntu 22.04`, `Python version: 3.11`, `**Sphinx version:** 7.1`)
-  and an issue form's environment fields (`### Operating system` over `macOS 14.1`).
+  and an issue form's environment fields (`### Operating system` over `macOS 14.1`);
+- a tracker's metadata (Jira's `Priority: Major`, `Affects Version/s: 2.3.1`) and the keys of
+  its fields (`Summary:`, `Description:`, `Component/s:`, whose value stays);
+- what a copy of the issue's web page brings (`jane opened this issue on Mar 3, 2024 · 5
+  comments`, the side panel's `Assignees` / `No one assigned` / `3 participants`).
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
 every line of the reporter's own.
@@ -55,7 +59,44 @@ ENV_KEYS = frozenset(
 """Words an environment line's key is made of (`Operating system`, `Node version`); a key that
 ends in "version" (`Sphinx version`, `pytest version`) is one too."""
 
+TRACKER_KEYS = frozenset({
+    "priority", "severity", "status", "resolution", "reporter", "assignee", "assignees",
+    "labels", "label", "milestone", "sprint", "issue type", "votes", "watchers", "created",
+    "updated", "resolved", "due date", "story points", "epic link", "affects version/s",
+    "fix version/s", "affects versions", "fix versions",
+})
+"""An issue tracker's metadata fields (Jira's `Priority:`, `Affects Version/s:`): below the
+first line (a commit's `status: …` is its component) and with a short value, the line goes."""
+
+PAGE_WORDS = frozenset(
+    """
+    open closed merged draft assignees assigned labels projects milestone milestones development
+    participants participant reviewers linked notifications subscribe unsubscribe none yet no
+    one branches or pull requests edited comments comment reactions successfully merging may
+    close these issues fields lock conversation
+    """.split()
+)
+"""Words of the side panel a copy of an issue's web page brings along (`Assignees`, `No one
+assigned`, `No branches or pull requests`, `3 participants`)."""
+
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z']*")
+# a copy of an issue's web page: who did what, when
+_PAGE_EVENT_RE = re.compile(
+    r"^[ \t]*@?[\w.-]+[ \t]+(?:opened this (?:issue|pull request)|commented|mentioned this "
+    r"(?:issue|pull request)|(?:added|removed) (?:the )?[\w ./-]{0,40}labels?|closed this|"
+    r"reopened this|self-assigned this|linked a pull request|changed the title|"
+    r"referenced this issue)\b[^\n]*$",
+    re.M,
+)
+_DATE_RE = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+                      r"[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}\b")
+_LINE_RE = re.compile(r"^[^\n]*$", re.M)
+# `Summary: …`, `**Expected behavior**: …`, `Component/s: auth`: the key, not what follows
+_KEY_RE = re.compile(
+    r"^([ \t]*(?:[-*+][ \t]+)?)(?:\*\*|__)?(?P<k>[A-Za-z][A-Za-z /']{0,30}?)(?:\*\*|__)?"
+    r"[ \t]*:[ \t]*(?=\S)",
+    re.M,
+)
 _HEADING_RE = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*"  # ### Expected behavior
     r"|(?:\*\*|__)(?P<b>[^\n*_]+?)(?:\*\*|__)[ \t]*:?"  # **To Reproduce**, **Versions**:
@@ -108,6 +149,9 @@ def _heading(m: re.Match[str]) -> str:
 def _env_line(m: re.Match[str]) -> str:
     key = [w.lower() for w in _WORD_RE.findall(m.group("k"))]
     value = m.group("v")
+    if m.start() > 0 and " ".join(m.group("k").lower().split()) in TRACKER_KEYS and \
+            len(_WORD_RE.findall(value)) <= 3:
+        return ""
     if not _env_key(key) or len(_WORD_RE.findall(value)) > 6:
         return m.group()
     if key[-1] == "version" or re.search(r"\d", value) or len(_WORD_RE.findall(value)) <= 3:
@@ -128,11 +172,40 @@ def _env_field(m: re.Match[str]) -> str:
     return "\n" * m.group().count("\n")
 
 
+def _page_line(m: re.Match[str]) -> str:
+    words = [w.lower() for w in _WORD_RE.findall(m.group())]
+    if words and len(words) <= 6 and all(w in PAGE_WORDS for w in words):
+        return ""
+    return m.group()
+
+
+SECTION_KEYS = frozenset(
+    """
+    summary description problem steps expected actual environment context details notes
+    motivation reproduction outcome behavior behaviour result results output workaround
+    solution proposal question component components
+    """.split()
+)
+"""One-word keys of a report's fields (`Summary:`); a commit's `fix:` or `docs:` is a header."""
+
+
+def _key(m: re.Match[str]) -> str:
+    k = m.group("k").lower().strip()
+    words = _WORD_RE.findall(k)
+    if k == "component/s" or (len(words) > 1 and _template_only(k)) or k in SECTION_KEYS:
+        return m.group(1)
+    return m.group()
+
+
 def strip_template(text: str) -> str:
-    """The text without its template's headings, placeholders and environment lines (the
-    same number of lines: a line taken out is left empty)."""
+    """The text without its template's headings, placeholders and environment lines, and
+    what a copy of its web page or tracker brings along (the same number of lines: a line
+    taken out is left empty)."""
     for rx in _PLACEHOLDERS:
         text = rx.sub("", text)
+    text = _PAGE_EVENT_RE.sub("", _DATE_RE.sub("", text))
     text = _ENV_FIELD_RE.sub(_env_field, text)
     text = _ENV_RE.sub(_env_line, text)
-    return _HEADING_RE.sub(_heading, text)
+    text = _HEADING_RE.sub(_heading, text)
+    text = _KEY_RE.sub(_key, text)
+    return _LINE_RE.sub(_page_line, text)
