@@ -243,6 +243,29 @@ def test_a_copy_of_an_issue_page_or_a_tracker_s_fields_reads_as_the_issue():
         "fix: status: keep the reporter's label")))
 
 
+def test_a_terminal_s_colours_are_no_part_of_a_pasted_log():
+    """pytest's coloured output, with its escape codes or with the escape character lost in
+    the copy, reads as the plain output: its frames (and their functions) are found."""
+    plain = ("tests/test_session.py:10: in test_renew\n    store.renew(None)\n"
+             "src/app/session_store.py:42: in renew\n    return self._cookie.refresh()\n"
+             "E   AttributeError: 'NoneType' object has no attribute 'refresh'\n")
+    coloured = ("\x1b[1m\x1b[31mtests/test_session.py\x1b[0m:10: in test_renew\n"
+                "    store.renew(None)\n"
+                "\x1b[1m\x1b[31msrc/app/session_store.py\x1b[0m:42: in renew\n"
+                "    return self._cookie.refresh()\n"
+                "\x1b[1m\x1b[31mE   AttributeError: 'NoneType' object has no attribute "
+                "'refresh'\x1b[0m\n")
+    want = [("tests/test_session.py", 10, "test_renew"), ("src/app/session_store.py", 42, "renew")]
+    for text in (plain, coloured, coloured.replace("\x1b", "")):
+        q = parse_task(text)
+        assert sorted((f.path, f.line, f.function) for f in q.frames) == sorted(want), text
+        assert kinds(q) == kinds(parse_task(plain))
+    ruby = parse_task("/app/lib/shop/cart.rb:12:in `total': undefined method `+' for nil\n"
+                      "\tfrom /app/lib/shop/order.rb:30:in `block in checkout'\n")
+    assert [(f.path, f.function) for f in ruby.frames] == [
+        ("/app/lib/shop/cart.rb", "total"), ("/app/lib/shop/order.rb", "checkout")]
+
+
 def test_single_letters_around_a_slash_are_no_path():
     """N/A, I/O and w/o are words of prose, never files."""
     assert "path" not in kinds(parse_task("Extra tools: N/A. The I/O loop stalls w/o a timer")

@@ -82,6 +82,7 @@ _DOTNET_FRAME_RE = re.compile(
 # `--> 220` arrow below
 _IPY_FRAME_RE = re.compile(r"^[ \t]*(\S+\.pyx?) in ([\w.<>]+)\(", re.M)
 _IPY_ARROW_RE = re.compile(r"^-*>[ \t]*(\d+)", re.M)
+_FRAME_IN_RE = re.compile(r"(?::\d+)?:[ \t]*in[ \t]+[`'‘\"]?(?:block in )?([A-Za-z_][\w.]*[?!]?)")
 _PATH_LINE_RE = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
 # File extensions that make a bare name (`tokens.py`, `Cart.vue`) a path, and a `name.ext:12` a
 # frame
@@ -453,8 +454,14 @@ def _path_words(m: re.Match) -> str:
     return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) else " "
 
 
+# a terminal's colours in a pasted log or CI output (`\x1b[1;31m`), and the same codes whose
+# escape character the copy lost (`[31m`): left in, they glued to paths (`31msrc/app.py`)
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
+                      r"|\[(?:\d{1,3}(?:;\d{1,3})*)?m(?!\])")
+
+
 def _strip_noise(text: str) -> str:
-    text = strip_template(text)
+    text = strip_template(_ANSI_RE.sub("", text))
     for rx in _NOISE_RES:
         text = rx.sub(" ", text)
     # ``TeX-style quotes'' (old mail and docstrings): a message, not code; left as they are, the
@@ -524,9 +531,13 @@ def _frames(text: str) -> list[Frame]:
                             (fn or "").split(".")[-1].strip() or None))
     for fn, path, line in _DOTNET_FRAME_RE.findall(text):
         frames.append(Frame(_clean_path(path), int(line), fn.split(".")[-1] or None))
-    for path, line in _PATH_LINE_RE.findall(text):
+    for m in _PATH_LINE_RE.finditer(text):
+        path, line = m.groups()
         if _CODE_EXT.search(path):
-            frames.append(Frame(_clean_path(path), int(line), None))
+            # pytest's `src/x.py:12: in renew`, Ruby's `x.rb:12:in 'renew'`
+            fn = _FRAME_IN_RE.match(text, m.end())
+            frames.append(Frame(_clean_path(path), int(line),
+                                fn.group(1).split(".")[-1] if fn else None))
     seen: set[tuple[str, int | None]] = set()
     out = []
     for fr in frames:
