@@ -266,6 +266,16 @@ def test_a_terminal_s_colours_are_no_part_of_a_pasted_log():
         ("/app/lib/shop/cart.rb", "total"), ("/app/lib/shop/order.rb", "checkout")]
 
 
+def test_emoji_shortcodes_and_pasted_images_say_nothing():
+    """gitmoji's `:bug:` and a comment's `:white_check_mark:` (read as identifiers), and a
+    pasted screenshot, are decoration; a slice's `[:step_size:]` is code."""
+    q = parse_task(":bug: Fix session cookie renewal :white_check_mark: :sweat_smile:\n"
+                   "![image](https://user-images.githubusercontent.com/1/2.png)\n"
+                   '<img width="500" alt="Screenshot 2024" src="https://x.example/y.png">')
+    assert set(kinds(q)) == {"session", "cookie", "renewal"}
+    assert kinds(parse_task("values[:step_size:] skips one"))["step_size"] == "identifier"
+
+
 def test_single_letters_around_a_slash_are_no_path():
     """N/A, I/O and w/o are words of prose, never files."""
     assert "path" not in kinds(parse_task("Extra tools: N/A. The I/O loop stalls w/o a timer")

@@ -15,7 +15,9 @@ and the template's first heading was read as the task's title. Removed here are
 - a tracker's metadata (Jira's `Priority: Major`, `Affects Version/s: 2.3.1`) and the keys of
   its fields (`Summary:`, `Description:`, `Component/s:`, whose value stays);
 - what a copy of the issue's web page brings (`jane opened this issue on Mar 3, 2024 · 5
-  comments`, the side panel's `Assignees` / `No one assigned` / `3 participants`).
+  comments`, the side panel's `Assignees` / `No one assigned` / `3 participants`), and its
+  decoration: emoji shortcodes (`:bug:`, which gitmoji titles commits with; `:white_check_mark:`
+  read as an identifier) and pasted images (`![image](…)`, `<img alt="Screenshot" …>`).
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
 every line of the reporter's own.
@@ -134,6 +136,16 @@ _PLACEHOLDERS = (
 )
 
 
+_DECORATION = (
+    # an emoji's shortcode (`:bug:`, `:white_check_mark:`; gitmoji titles commits with them)
+    re.compile(r"(?<![\w:\[]):[a-z0-9_+-]{2,40}:(?![\w:\]])"),  # not `a[:n:]`, `[:alpha:]`
+    # a pasted image or screenshot (`![image](https://…)`, `<img alt="Screenshot" src=…>`),
+    # not an image in a snippet of the reporter's markup (`<img src={logo}>`)
+    re.compile(r"!\[[^\]\n]{0,200}\]\(https?://[^)\s]{1,500}\)"),
+    re.compile(r"<img\b[^>]{0,1000}?\bsrc=[\"']https?://[^>]{0,1000}>", re.I),
+)
+
+
 def _template_only(s: str) -> bool:
     words = [w.lower().strip("'") for w in _WORD_RE.findall(s)]
     return bool(words) and all(w in TEMPLATE_WORDS for w in words)
@@ -201,7 +213,7 @@ def strip_template(text: str) -> str:
     """The text without its template's headings, placeholders and environment lines, and
     what a copy of its web page or tracker brings along (the same number of lines: a line
     taken out is left empty)."""
-    for rx in _PLACEHOLDERS:
+    for rx in (*_PLACEHOLDERS, *_DECORATION):
         text = rx.sub("", text)
     text = _PAGE_EVENT_RE.sub("", _DATE_RE.sub("", text))
     text = _ENV_FIELD_RE.sub(_env_field, text)
