@@ -274,6 +274,11 @@ def test_emoji_shortcodes_and_pasted_images_say_nothing():
                    '<img width="500" alt="Screenshot 2024" src="https://x.example/y.png">')
     assert set(kinds(q)) == {"session", "cookie", "renewal"}
     assert kinds(parse_task("values[:step_size:] skips one"))["step_size"] == "identifier"
+    # an e-mail address is no dotted name, and a reply's header no task
+    q = parse_task("On Mon, Mar 3, 2024 at 10:00 AM Jane Doe <jane.doe@example.com> wrote:\n"
+                   "> the session cookie is not renewed; ask ops@corp.example.org")
+    assert set(kinds(q)) == {"session", "cookie", "renewed", "ask"}
+    assert "lodash" in kinds(parse_task("pin lodash@4.17.21 in the lockfile"))
 
 
 def test_single_letters_around_a_slash_are_no_path():

@@ -139,6 +139,9 @@ _PLACEHOLDERS = (
 _DECORATION = (
     # an emoji's shortcode (`:bug:`, `:white_check_mark:`; gitmoji titles commits with them)
     re.compile(r"(?<![\w:\[]):[a-z0-9_+-]{2,40}:(?![\w:\]])"),  # not `a[:n:]`, `[:alpha:]`
+    # an e-mail address (a contact, a reply's header) read as dotted names: jane, doe, com
+    re.compile(r"<?\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b>?"),
+    re.compile(r"^[ \t>]*On [^\n]{5,120} wrote:[ \t]*$", re.M),  # a mail reply's header
     # a pasted image or screenshot (`![image](https://…)`, `<img alt="Screenshot" src=…>`),
     # not an image in a snippet of the reporter's markup (`<img src={logo}>`)
     re.compile(r"!\[[^\]\n]{0,200}\]\(https?://[^)\s]{1,500}\)"),
