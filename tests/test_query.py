@@ -281,6 +281,29 @@ def test_emoji_shortcodes_and_pasted_images_say_nothing():
     assert "lodash" in kinds(parse_task("pin lodash@4.17.21 in the lockfile"))
 
 
+def test_a_browser_s_frames_go_test_failures_and_rust_panics():
+    """A bundler's or dev server's frame names its file by URL (webpack-internal:///./src/…,
+    http://localhost:5173/src/…?t=…): the path is the frame. Go's `--- FAIL: TestRenew` names
+    the test; Rust's panic line and its standard note are no task words; `<anonymous>` is no
+    function name."""
+    q = parse_task("TypeError: Cannot read properties of undefined (reading 'map')\n"
+                   "    at renderList (webpack-internal:///./src/components/List.tsx:42:18)\n"
+                   "    at HTMLButtonElement.<anonymous> (http://localhost:3000/static/js/main.js:120:5)\n"
+                   "    at http://localhost:5173/src/lib/session.ts?t=1700000000:12:3\n")
+    got = {(f.path, f.line, f.function) for f in q.frames}
+    assert {("src/components/List.tsx", 42, "renderList"), ("src/lib/session.ts", 12, None),
+            ("static/js/main.js", 120, "<anonymous>")} == got, got
+    assert "<anonymous>" not in kinds(q) and "webpack" not in kinds(q)
+    assert not any(p.startswith("3000") for p in kinds(q))
+    go = parse_task("--- FAIL: TestRenew (0.00s)\n    session_test.go:42: expected a renewed "
+                    "cookie, got nil\n")
+    assert kinds(go)["TestRenew"] == "identifier" and kinds(go)["session_test.go"] == "frame"
+    rust = parse_task("thread 'main' panicked at src/session.rs:42:5:\ncalled `Option::unwrap()`"
+                      " on a `None` value\nnote: run with `RUST_BACKTRACE=1` environment variable"
+                      " to display a backtrace\n")
+    assert set(kinds(rust)) == {"src/session.rs", "unwrap", "Option"}
+
+
 def test_single_letters_around_a_slash_are_no_path():
     """N/A, I/O and w/o are words of prose, never files."""
     assert "path" not in kinds(parse_task("Extra tools: N/A. The I/O loop stalls w/o a timer")
@@ -502,9 +525,12 @@ def test_a_huge_one_line_paste_is_read_in_linear_time():
     prose = " ".join(["the token expiry at the auth session refresh fails"] * 1800)
     frames = " at Session.refresh (src/auth/session.js:41:7) " * 10
     dotted = "a." * 60_000
+    # a token of `x@x@…` or `@@@…` was scanned again from after each `@` by the path patterns
+    # (270 s), a `[e.g.` with no closing bracket to the line's end by the template's
     for task in (prose + frames + prose, "at " * 32_000 + frames + "at " * 32_000,
                  "at " + dotted + "b(" + frames, dotted + " on line 3" + frames,
-                 "file " + dotted + frames):
+                 "file " + dotted + frames, "x@" * 60_000 + frames, "@" * 100_000 + frames,
+                 "[e.g. " * 30_000 + frames):
         start = time.perf_counter()
         q = parse_task(task)
         assert time.perf_counter() - start < 15.0

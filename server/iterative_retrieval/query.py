@@ -74,6 +74,11 @@ _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
 # a 200 kB one-line paste of prose took 53 s to parse (about 1 s now).
 _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?"
                           r"((?:[A-Za-z]:)?[\w./\\@-]+\.\w+):(\d+)(?::\d+)?\)?")
+# A browser's or bundler's frame names its file by URL (`webpack-internal:///./src/a.tsx:42`,
+# `http://localhost:5173/src/a.ts?t=17…:12`): read as the path, without scheme, host and query.
+_URL_LOCATION_RE = re.compile(
+    r"[a-z][\w+.-]{0,30}://[^/\s()'\"]{0,100}/(?:\./)?([\w.@/-]{1,300}?\.\w{1,5})"
+    r"(?:\?[^\s:()'\"]{0,200})?(?=:\d)")
 # .NET: `at Shop.Billing.InvoiceService.ComputeTotal() in C:\src\Shop\InvoiceService.cs:line 42`
 _DOTNET_FRAME_RE = re.compile(
     r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in "
@@ -83,7 +88,7 @@ _DOTNET_FRAME_RE = re.compile(
 _IPY_FRAME_RE = re.compile(r"^[ \t]*(\S+\.pyx?) in ([\w.<>]+)\(", re.M)
 _IPY_ARROW_RE = re.compile(r"^-*>[ \t]*(\d+)", re.M)
 _FRAME_IN_RE = re.compile(r"(?::\d+)?:[ \t]*in[ \t]+[`'‘\"]?(?:block in )?([A-Za-z_][\w.]*[?!]?)")
-_PATH_LINE_RE = re.compile(r"(?<![\w/.-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
+_PATH_LINE_RE = re.compile(r"(?<![\w/.:@-])(/?(?:[\w.@-]+/)*[\w@-][\w.@-]*\.[A-Za-z]{1,5}):(\d+)")
 # File extensions that make a bare name (`tokens.py`, `Cart.vue`) a path, and a `name.ext:12` a
 # frame
 _CODE_EXTS = ("py|pyi|js|jsx|mjs|cjs|ts|tsx|mts|cts|vue|svelte|go|rs|java|kt|kts|scala|groovy|cs|"
@@ -96,7 +101,7 @@ _NAME_EXTS = "|".join([e for e in _CODE_EXTS.split("|") if e not in _PROSE_EXTS]
     "cfg", "ini"])
 # a path is no call (`response.json()`), but PHP's frames write `src/Invoice.php(17)`; a bare
 # name may have dots inside (`reply.d.ts`, `index.test.js`, `vite.config.ts`)
-_PATH_RE = re.compile(r"(?<![\w/.:-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+"
+_PATH_RE = re.compile(r"(?<![\w/.:@-])((?:\.{0,2}/)?(?:[\w.@][\w.@-]*/)+[\w@.-]+"
                       r"|[\w-]+(?:\.[\w-]+)*\.(?:" + _NAME_EXTS + r"))(?![\w/])(?!\((?!\d+\)))")
 # C:\Users\me\proj\src\a.py and src\billing\tax.py, read as the paths they are
 # (from a token's start only: tried after every `.` of a long dotted token, it was quadratic)
@@ -124,7 +129,10 @@ _NOISE_RES = (
                r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
     re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
     re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
-    re.compile(r"^[-=_]{3,}.*$", re.M),
+    re.compile(r"^[-=_]{3,}(?! ?(?:FAIL|PASS|SKIP|BENCH)\b).*$", re.M),  # not Go's `--- FAIL:`
+    # Rust's panic message around its location, and its standard note
+    re.compile(r"thread '[^'\n]{0,100}' panicked at "),
+    re.compile(r"^note: run with `RUST_BACKTRACE=[^\n]*$", re.M),
     # a commit's trailers name people and review systems (`Signed-off-by: A <a@b.org>`); a
     # history converted from Mercurial or Subversion carries its own (`--HG--` and its
     # `branch : trunk` lines, `git-svn-id:`, `[svn]`); CI tags (`[skip ci]`) are no task words
@@ -170,7 +178,7 @@ _CODE_EXT = re.compile(r"\.(" + _CODE_EXTS + r")$")
 # name's one-letter extension, `obj.m(2)`, is a call), PHP's `in Cart.php on line 12`,
 # Swift's `file Shop/Cart.swift, line 42`
 _LOCATION_RES = (
-    re.compile(r"(?<![\w/.\\-])((?:[A-Za-z]:)?[/\\]?(?:[\w.@-]+[/\\])+[\w@-][\w.@-]*\.(?:"
+    re.compile(r"(?<![\w/.\\@-])((?:[A-Za-z]:)?[/\\]?(?:[\w.@-]+[/\\])+[\w@-][\w.@-]*\.(?:"
                + _CODE_EXTS + r")|[\w@-][\w.@-]*\.(?:"
                + "|".join(e for e in _CODE_EXTS.split("|") if len(e) > 1)
                + r"))\((\d+)(?:,\s*\d+)?\)"),
@@ -200,6 +208,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     """Build the first cycle's query from the task text."""
     text = _WIN_PATH_RE.sub(_posix_path, _strip_noise(task[:MAX_TASK_CHARS]))
     text = _BLOB_URL_RE.sub(_blob_path, text)
+    if "://" in text:
+        text = _URL_LOCATION_RE.sub(r"\1", text)
     text = _JVM_FRAME_RE.sub(_jvm_frame, text)
     for location_re in _LOCATION_RES:
         text = location_re.sub(r"\1:\2", text)
@@ -237,7 +247,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         weight = W_FRAME * (0.5 if installed else 1.0) * (0.6 + 0.6 * closeness)
         add(Concept(path, "frame", weight, tuple(_path_stems(path))))
     for fr in frames:
-        if fr.function and fr.function not in ("<module>", "<lambda>"):
+        if fr.function and not fr.function.startswith("<"):  # <module>, <lambda>, <anonymous>
             installed = _installed(fr.path)
             add(_ident_concept(fr.function, W_CODE if installed else W_IDENT))
     frame_paths = {fr.path for fr in frames}

@@ -119,9 +119,9 @@ _ENV_FIELD_RE = re.compile(
 _PLACEHOLDERS = (
     re.compile(r"^[ \t]*_No response_[ \t]*$", re.M),  # an issue form's empty answer
     # `- OS: [e.g. iOS]`, ` - Browser [e.g. chrome, safari]`: the line, then what is left
-    re.compile(r"^[ \t]*(?:[-*+][ \t]+)?[\w .]{0,30}:?[ \t]*\[e\.g\.[^\]\n]*\][ \t]*$",
+    re.compile(r"^[ \t]*(?:[-*+][ \t]+)?[\w .]{0,30}:?[ \t]*\[e\.g\.[^\]\n]{0,200}\][ \t]*$",
                re.M | re.I),
-    re.compile(r"\[e\.g\.[^\]\n]*\]", re.I),
+    re.compile(r"\[e\.g\.[^\]\n]{0,200}\]", re.I),
     re.compile(r"A clear and concise description of what[^\n]*", re.I),
     re.compile(r"Steps to reproduce the behaviou?r:?", re.I),
     re.compile(r"^[ \t]*\d+\.[ \t]*(?:Go to|Click on|Scroll down to)[ \t]*['\"‘“]?\.{2,}['\"’”]?"
@@ -140,7 +140,10 @@ _DECORATION = (
     # an emoji's shortcode (`:bug:`, `:white_check_mark:`; gitmoji titles commits with them)
     re.compile(r"(?<![\w:\[]):[a-z0-9_+-]{2,40}:(?![\w:\]])"),  # not `a[:n:]`, `[:alpha:]`
     # an e-mail address (a contact, a reply's header) read as dotted names: jane, doe, com
-    re.compile(r"<?\b[\w.+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b>?"),
+    # (from a token's start only, and bounded: tried inside a long dotted token it was
+    # quadratic)
+    re.compile(r"<?(?<![\w.+-])[\w.+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}"
+               r"\.[A-Za-z]{2,24}\b>?"),
     re.compile(r"^[ \t>]*On [^\n]{5,120} wrote:[ \t]*$", re.M),  # a mail reply's header
     # a pasted image or screenshot (`![image](https://…)`, `<img alt="Screenshot" src=…>`),
     # not an image in a snippet of the reporter's markup (`<img src={logo}>`)
