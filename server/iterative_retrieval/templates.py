@@ -17,7 +17,8 @@ and the template's first heading was read as the task's title. Removed here are
 - what a copy of the issue's web page brings (`jane opened this issue on Mar 3, 2024 · 5
   comments`, the side panel's `Assignees` / `No one assigned` / `3 participants`), and its
   decoration: emoji shortcodes (`:bug:`, which gitmoji titles commits with; `:white_check_mark:`
-  read as an identifier) and pasted images (`![image](…)`, `<img alt="Screenshot" …>`).
+  read as an identifier) and pasted images (`![image](…)`, `<img alt="Screenshot" …>`);
+- e-mail addresses (read as dotted names) and a mail reply's `On … wrote:` line.
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
 every line of the reporter's own.
