@@ -629,7 +629,7 @@ def test_an_issue_pasted_in_its_template_finds_what_the_bare_issue_finds(tmp_pat
     """GitHub's default bug template says describe, reproduce, expected behavior, screenshots,
     browser, desktop, context: a workspace whose files say those words does not pull them
     ahead of the file the reporter's own words point at."""
-    from .test_query import GITHUB_BUG_TEMPLATE
+    from bench.quality.wrap import GITHUB_BUG
 
     files = {
         "app/session_store.py": "class SessionStore:\n    def renew(self, cookie):\n"
@@ -646,7 +646,7 @@ def test_an_issue_pasted_in_its_template_finds_what_the_bare_issue_finds(tmp_pat
     eng, _ = engine_for(tmp_path, files)
     task = "The session cookie is not renewed when it expires"
     bare = [f.path for f in eng.retrieve(task).files]
-    pasted = eng.retrieve(GITHUB_BUG_TEMPLATE.format(task=task))
+    pasted = eng.retrieve(GITHUB_BUG.format(task=task))
     assert bare[0] == "app/session_store.py", bare
     assert [f.path for f in pasted.files] == bare, [(f.path, f.reason) for f in pasted.files]
 

@@ -2,6 +2,8 @@
 
 import time
 
+from bench.quality.wrap import GITHUB_BUG
+
 from iterative_retrieval.query import parse_task
 
 
@@ -146,31 +148,6 @@ def test_commit_trailers_and_converted_histories_say_no_task_words():
     assert "reviewer" in kinds(parse_task("Cc list: notify the reviewer when a build fails"))
 
 
-GITHUB_BUG_TEMPLATE = """**Describe the bug**
-{task}
-
-**To Reproduce**
-Steps to reproduce the behavior:
-1. Go to '...'
-2. Click on '....'
-3. Scroll down to '....'
-4. See error
-
-**Expected behavior**
-A clear and concise description of what you expected to happen.
-
-**Screenshots**
-If applicable, add screenshots to help explain your problem.
-
-**Desktop (please complete the following information):**
- - OS: [e.g. iOS]
- - Browser [e.g. chrome, safari]
- - Version [e.g. 22]
-
-**Additional context**
-Add any other context about the problem here.
-"""
-
 ISSUE_FORM = """### Bug summary
 
 {task}
@@ -204,7 +181,7 @@ def test_an_issue_template_s_boilerplate_is_no_part_of_the_task():
     first heading is no title."""
     task = "The session cookie is not refreshed after `login()` when the token expires"
     bare = kinds(parse_task(task))
-    for template in (GITHUB_BUG_TEMPLATE, ISSUE_FORM):
+    for template in (GITHUB_BUG, ISSUE_FORM):
         q = parse_task(template.format(task=task))
         assert kinds(q) == bare, template
         assert phrases(q) == phrases(parse_task(task))

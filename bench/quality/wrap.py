@@ -4,7 +4,7 @@
         [--set rules|check]
 
 Each task goes into one of two templates, in turn. `rules` holds the two the boilerplate rules
-of server/iterative_retrieval/templates.py were written against: GitHub's default bug report and
+of server/iterative_retrieval/pasted.py were written against: GitHub's default bug report and
 an issue form. `check` holds two written after them, to check that the rules carry: a
 matplotlib-style issue form and a Sphinx-style report, with their fields filled in (the
 reporter's answers, which stay). Run the file with `python -m bench.quality --tasks` and compare

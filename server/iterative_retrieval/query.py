@@ -15,8 +15,8 @@ from dataclasses import replace
 from .config import MAX_TASK_CHARS, ablated
 from .index.classify import classify
 from .models import Concept, Frame, Query
+from .pasted import strip_pasted
 from .search import installed_tail
-from .templates import strip_template
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
 W_PATH, W_FRAME, W_IDENT, W_CODE, W_QUOTED, W_WORD = 3.0, 3.0, 2.0, 1.3, 1.5, 1.0
@@ -121,27 +121,6 @@ _WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
-# Issue-template and environment noise: it names packages and versions, not the code to change.
-_NOISE_RES = (
-    re.compile(r"<!--.*?-->", re.S),
-    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\w+)+(?:[ \t].*)?$", re.M),  # pip list rows
-    re.compile(r"^.*\b(?:Installing collected packages|Successfully installed|Requirement already"
-               r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
-    re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
-    re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
-    re.compile(r"^[-=_]{3,}(?! ?(?:FAIL|PASS|SKIP|BENCH)\b).*$", re.M),  # not Go's `--- FAIL:`
-    # Rust's panic message around its location, and its standard note
-    re.compile(r"thread '[^'\n]{0,100}' panicked at "),
-    re.compile(r"^note: run with `RUST_BACKTRACE=[^\n]*$", re.M),
-    # a commit's trailers name people and review systems (`Signed-off-by: A <a@b.org>`); a
-    # history converted from Mercurial or Subversion carries its own (`--HG--` and its
-    # `branch : trunk` lines, `git-svn-id:`, `[svn]`); CI tags (`[skip ci]`) are no task words
-    re.compile(r"^[ \t]*(?:Signed-off-by|Co-authored-by|Reviewed-by|Acked-by|Tested-by|"
-               r"Reported-by|Suggested-by|Helped-by|Approved-by|Cc|Change-Id|Reviewed-on|"
-               r"git-svn-id)[ \t]*:.*$", re.M | re.I),
-    re.compile(r"^--HG--[ \t]*$(?:\n[ \t]*[\w-]+ : .*$)*", re.M),
-    re.compile(r"\[(?:svn|skip ci|ci skip|no ci|skip actions|actions skip)\]", re.I),
-)
 # `type(scope)!: subject`, the Conventional Commits header that many projects title commits,
 # pull requests and changelog lines with; the type says what kind of change, the scope where.
 _HEADER_RE = re.compile(
@@ -464,16 +443,8 @@ def _path_words(m: re.Match) -> str:
     return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) else " "
 
 
-# a terminal's colours in a pasted log or CI output (`\x1b[1;31m`), and the same codes whose
-# escape character the copy lost (`[31m`): left in, they glued to paths (`31msrc/app.py`)
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
-                      r"|\[(?:\d{1,3}(?:;\d{1,3})*)?m(?!\])")
-
-
 def _strip_noise(text: str) -> str:
-    text = strip_template(_ANSI_RE.sub("", text))
-    for rx in _NOISE_RES:
-        text = rx.sub(" ", text)
+    text = strip_pasted(text)
     # ``TeX-style quotes'' (old mail and docstrings): a message, not code; left as they are, the
     # backticks paired across the prose between them and made its words identifiers
     return _TEX_QUOTE_RE.sub(r'"\1"', text)

@@ -208,16 +208,7 @@ class Index(IndexReads):
             # used to send every later run to an in-memory index, for ever.
             log.warning("index at %s unusable (%s): rebuilding", path, fault.problem)
             index = cls(root, path, discard=True)
-        versions.touch(path)
-        versions.prune(path)
-        kept = versions.others(path)
-        if new and kept:
-            other, version = max(kept.items(), key=lambda kv: versions.last_used(kv[0]))
-            log.warning("building the index of this version of iterative-retrieval (index "
-                        "format %d) at %s; the index of %s at %s is kept for its version until "
-                        "unused for %d days", SCHEMA_VERSION, path,
-                        f"format {version}" if version is not None else "an earlier version",
-                        other, versions.KEEP_DAYS)
+        versions.opened(path, SCHEMA_VERSION, new)
         return index
 
     @classmethod

@@ -33,10 +33,21 @@ def file_name(stem: str, version: int) -> str:
     return f"{stem}.v{version}{SUFFIX}"
 
 
-def touch(db: Path) -> None:
-    """Mark the index used now (its modification time), for the other versions' pruning."""
+def opened(db: Path, version: int, new: bool) -> None:
+    """After an index is opened: mark it used now (its modification time, which the other
+    versions' pruning reads), prune the other formats' files unused for KEEP_DAYS, and when
+    this one was just created beside another version's, say so once."""
     with contextlib.suppress(OSError):
         os.utime(db)
+    prune(db)
+    kept = others(db) if new else {}
+    if kept:
+        other, its = max(kept.items(), key=lambda kv: last_used(kv[0]))
+        log.warning("building the index of this version of iterative-retrieval (index format "
+                    "%d) at %s; the index of %s at %s is kept for its version until unused for "
+                    "%d days", version, db,
+                    f"format {its}" if its is not None else "an earlier version", other,
+                    KEEP_DAYS)
 
 
 def others(db: Path) -> dict[Path, int | None]:
@@ -45,7 +56,7 @@ def others(db: Path) -> dict[Path, int | None]:
     stem = _FORMAT.sub("", db.name[: -len(SUFFIX)])
     out: dict[Path, int | None] = {}
     with contextlib.suppress(OSError):
-        for p in db.parent.glob(f"{glob_escape(stem)}*{SUFFIX}"):
+        for p in db.parent.glob(f"{_glob_escape(stem)}*{SUFFIX}"):
             rest = p.name[len(stem): -len(SUFFIX)]
             m = _FORMAT.fullmatch(rest)
             if p != db and (rest == "" or m is not None):
@@ -53,7 +64,7 @@ def others(db: Path) -> dict[Path, int | None]:
     return out
 
 
-def glob_escape(s: str) -> str:
+def _glob_escape(s: str) -> str:
     return re.sub(r"([*?\[])", r"[\1]", s)
 
 

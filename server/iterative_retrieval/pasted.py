@@ -1,4 +1,4 @@
-"""An issue template's boilerplate, taken out of a pasted issue before it is read.
+"""What a pasted task carries besides the reporter's words, taken out before it is read.
 
 Most projects' issues are written into a template: GitHub's default bug report (`**Describe the
 bug**`, "Steps to reproduce the behavior: 1. Go to '...'", "- OS: [e.g. iOS]"), issue forms
@@ -18,10 +18,12 @@ and the template's first heading was read as the task's title. Removed here are
   comments`, the side panel's `Assignees` / `No one assigned` / `3 participants`), and its
   decoration: emoji shortcodes (`:bug:`, which gitmoji titles commits with; `:white_check_mark:`
   read as an identifier) and pasted images (`![image](…)`, `<img alt="Screenshot" …>`);
-- e-mail addresses (read as dotted names) and a mail reply's `On … wrote:` line.
+- e-mail addresses (read as dotted names) and a mail reply's `On … wrote:` line;
+- a commit's trailers and a converted history's marks, a terminal's colours, Rust's panic
+  boilerplate, pip's output and HTML comments (`_NOISE_RES`, `_ANSI_RE`).
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
-every line of the reporter's own.
+every line of the reporter's own. query.py reads what is left.
 """
 
 from __future__ import annotations
@@ -153,6 +155,34 @@ _DECORATION = (
 )
 
 
+# Issue-template and environment noise: it names packages and versions, not the code to change.
+_NOISE_RES = (
+    re.compile(r"<!--.*?-->", re.S),
+    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\w+)+(?:[ \t].*)?$", re.M),  # pip list rows
+    re.compile(r"^.*\b(?:Installing collected packages|Successfully installed|Requirement already"
+               r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
+    re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
+    re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
+    re.compile(r"^[-=_]{3,}(?! ?(?:FAIL|PASS|SKIP|BENCH)\b).*$", re.M),  # not Go's `--- FAIL:`
+    # Rust's panic message around its location, and its standard note
+    re.compile(r"thread '[^'\n]{0,100}' panicked at "),
+    re.compile(r"^note: run with `RUST_BACKTRACE=[^\n]*$", re.M),
+    # a commit's trailers name people and review systems (`Signed-off-by: A <a@b.org>`); a
+    # history converted from Mercurial or Subversion carries its own (`--HG--` and its
+    # `branch : trunk` lines, `git-svn-id:`, `[svn]`); CI tags (`[skip ci]`) are no task words
+    re.compile(r"^[ \t]*(?:Signed-off-by|Co-authored-by|Reviewed-by|Acked-by|Tested-by|"
+               r"Reported-by|Suggested-by|Helped-by|Approved-by|Cc|Change-Id|Reviewed-on|"
+               r"git-svn-id)[ \t]*:.*$", re.M | re.I),
+    re.compile(r"^--HG--[ \t]*$(?:\n[ \t]*[\w-]+ : .*$)*", re.M),
+    re.compile(r"\[(?:svn|skip ci|ci skip|no ci|skip actions|actions skip)\]", re.I),
+)
+
+# a terminal's colours in a pasted log or CI output (`\x1b[1;31m`), and the same codes whose
+# escape character the copy lost (`[31m`): left in, they glued to paths (`31msrc/app.py`)
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
+                      r"|\[(?:\d{1,3}(?:;\d{1,3})*)?m(?!\])")
+
+
 def _template_only(s: str) -> bool:
     words = [w.lower().strip("'") for w in _WORD_RE.findall(s)]
     return bool(words) and all(w in TEMPLATE_WORDS for w in words)
@@ -216,10 +246,11 @@ def _key(m: re.Match[str]) -> str:
     return m.group()
 
 
-def strip_template(text: str) -> str:
-    """The text without its template's headings, placeholders and environment lines, and
-    what a copy of its web page or tracker brings along (the same number of lines: a line
-    taken out is left empty)."""
+def strip_pasted(text: str) -> str:
+    """The text without its template's headings, placeholders and environment lines, what a
+    copy of its web page or tracker brings along, and the noise above (the same number of
+    lines: a line taken out is left empty or blank)."""
+    text = _ANSI_RE.sub("", text)
     for rx in (*_PLACEHOLDERS, *_DECORATION):
         text = rx.sub("", text)
     text = _PAGE_EVENT_RE.sub("", _DATE_RE.sub("", text))
@@ -227,4 +258,7 @@ def strip_template(text: str) -> str:
     text = _ENV_RE.sub(_env_line, text)
     text = _HEADING_RE.sub(_heading, text)
     text = _KEY_RE.sub(_key, text)
-    return _LINE_RE.sub(_page_line, text)
+    text = _LINE_RE.sub(_page_line, text)
+    for rx in _NOISE_RES:
+        text = rx.sub(" ", text)
+    return text
