@@ -148,6 +148,24 @@ def test_commit_trailers_and_converted_histories_say_no_task_words():
     assert "reviewer" in kinds(parse_task("Cc list: notify the reviewer when a build fails"))
 
 
+def test_a_pasted_environment_report_says_no_task_words():
+    """`pip list` rows (with a local version's `+g95b8e1a.dirty` and an editable install's
+    location) and the plugin lines of pytest's header name the reporter's machine, not the
+    code: left in, the location's folders were paths and the version's parts identifiers."""
+    task = "Dynamically adding an `xfail` marker with `add_marker` no longer ignores the failure"
+    env = ("\n\n```\n$ pip list\nPackage    Version    Location\n"
+           "---------- ---------- ----------------------------\n"
+           "attrs      19.1.0\n"
+           "geopandas  0.6.0+1.g95b8e1a.dirty   /Users/me/sandbox/geopandas\n"
+           "sunpy      1.1.dev518+gcad2d473f.d20191103 /Users/me/sandbox/sunpy\n"
+           "pandas     1.1.0.dev0+1758.g035e1fe831\n```\n\n"
+           "```\nplatform darwin -- Python 3.7.6, pytest-6.0.0rc1\n"
+           "hypothesis profile 'default' -> "
+           "database=DirectoryBasedExampleDatabase('/Users/me/sandbox/.hypothesis/examples')\n"
+           "```\n")
+    assert kinds(parse_task(task + env)) == kinds(parse_task(task))
+
+
 ISSUE_FORM = """### Bug summary
 
 {task}

@@ -158,10 +158,12 @@ _DECORATION = (
 # Issue-template and environment noise: it names packages and versions, not the code to change.
 _NOISE_RES = (
     re.compile(r"<!--.*?-->", re.S),
-    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\w+)+(?:[ \t].*)?$", re.M),  # pip list rows
+    # pip list rows, a local version's `+g95b8e1a.dirty` too
+    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\w+)+(?:[+!\-.]\w+)*(?:[ \t].*)?$", re.M),
     re.compile(r"^.*\b(?:Installing collected packages|Successfully installed|Requirement already"
                r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
     re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
+    re.compile(r"^hypothesis profile '[^'\n]*' -> .*$", re.M),  # a plugin's line in pytest's header
     re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
     re.compile(r"^[-=_]{3,}(?! ?(?:FAIL|PASS|SKIP|BENCH)\b).*$", re.M),  # not Go's `--- FAIL:`
     # Rust's panic message around its location, and its standard note
