@@ -768,3 +768,31 @@ def test_an_indirect_file_shows_where_the_task_words_meet_unless_a_definition_ca
         (122, 122, "signature")]
     # no passage: the file's first definitions
     assert [a for a, _, _ in spans_for(indirect(), 130, place=5)] == [1, 9, 122]
+
+
+def test_a_definition_link_stays_in_the_language_family_of_its_user(tmp_path):
+    """The Python file a task names calls `ParamList`, which only a vendored JavaScript file
+    defines, and `build_signature`, which a Python module defines: only the Python module
+    is handed out as the context it uses. A configuration file may name any language's code
+    (tox.ini's `filterwarnings` names a Python warning class)."""
+    eng, _ = engine_for(tmp_path, {
+        "pkg/util/inspect.py": (
+            "from .signature import build_signature\n\n"
+            "def getargspec(func):\n    params = ParamList(func)\n"
+            "    return build_signature(params)\n"),
+        "pkg/util/signature.py": "def build_signature(params):\n    return tuple(params)\n",
+        "pkg/static/widgets.js": (
+            "class ParamList {\n  constructor(node) {\n    this.names = node.children\n  }\n}\n"),
+        "pkg/warnings.py": "class PkgDeprecationWarning(DeprecationWarning):\n    pass\n",
+        "tox.ini": "[pytest]\nfilterwarnings =\n    error::pkg.warnings.PkgDeprecationWarning\n",
+        **MISC,
+    })
+    res = eng.retrieve("getargspec() raises NameError for invalid typehints")
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "pkg/util/inspect.py", reasons
+    assert reasons["pkg/util/signature.py"].startswith("related:"), reasons
+    assert "defines `ParamList`" not in reasons.get("pkg/static/widgets.js", ""), reasons
+    res = eng.retrieve("the filterwarnings line of tox.ini fails since the last release")
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "tox.ini", reasons
+    assert "defines `PkgDeprecationWarning`, used by tox.ini" in reasons.get("pkg/warnings.py", "")

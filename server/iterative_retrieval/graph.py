@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from .index import FileRow, Index
+from .languages.detect import family, language_for
 from .models import Evaluation, symbol_names
 from .run import Run
 from .textmemo import TextMemo
@@ -227,7 +228,8 @@ class Use:
 def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     """The names `ev` uses that other files define, most telling first (at most USES_PER_FILE):
     names that share the task's words, then type-like names; a name defined in many files
-    (a common method name) points nowhere and is left out."""
+    (a common method name) points nowhere and is left out, and so are the definitions in
+    another language family (a vendored jquery.js defines no `append` a Python file calls)."""
     names = used_names(run, ev)
     if not names:
         return []
@@ -236,6 +238,7 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     defs = run.index.definers(n.lower() for n in names)
     text = run.read_text(ev.path) or ""
     on_path = _task_line_names(text, task_stems)
+    kin = family(language_for(ev.path))
     ranked: list[tuple[float, str, tuple[str, ...]]] = []
     for name in names:
         where = defs.get(name.lower())
@@ -244,7 +247,8 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
         paths: list[str] = []
         for fid in where:
             row: FileRow | None = files.get(fid)
-            if row is not None and row.path not in paths:
+            if row is not None and row.path not in paths and (
+                    kin is None or family(row.lang) in (kin, None)):
                 paths.append(row.path)
                 if len(paths) > COMMON_NAME:
                     break

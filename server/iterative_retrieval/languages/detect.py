@@ -47,6 +47,21 @@ NO_OUTLINE = frozenset(
     "markdown rst text asciidoc yaml toml json ini xml html css csv dockerfile sql cmake".split()
 )
 
+FAMILIES: dict[str, str] = {
+    "typescript": "javascript", "vue": "javascript", "svelte": "javascript",
+    "cpp": "c", "objective-c": "c",
+    "kotlin": "jvm", "java": "jvm", "scala": "jvm", "groovy": "jvm",
+}
+"""Languages whose files call each other's definitions; any other language is its own."""
+
+
+def family(language: str | None) -> str | None:
+    """The language family a file's names are defined in: a Python file calls no `append` of
+    a JavaScript file beside it. None: any family, for an unknown language and for
+    configuration and markup (tox.ini's `filterwarnings` names a Python class)."""
+    return FAMILIES.get(language, language) if language and language not in NO_OUTLINE \
+        else None
+
 
 def language_for(path: str) -> str | None:
     """The language of a path by special file name, then by extension; None when unknown."""
