@@ -54,6 +54,28 @@ def test_scope_excludes(tmp_path, use_git):
         assert bad not in got, bad
 
 
+def test_a_copy_of_a_library_s_release_is_no_project_file(tmp_path):
+    """A script or style sheet whose name or folder carries a release's version is a vendored
+    third-party copy (Sphinx ships `jquery-3.5.1.js`, matplotlib `jquery-ui-1.12.1/`); the
+    project's own scripts, versioned Python modules and two-part names stay."""
+    files = {
+        "pkg/static/jquery-3.5.1.js": "x", "pkg/static/underscore-1.13.1.min.js": "x",
+        "pkg/static/bootstrap.4.6.2.css": "x", "web/jquery-ui-1.12.1/jquery-ui.js": "x",
+        "web/jquery-ui-1.12.1/jquery-ui.css": "x",
+        "pkg/static/doctools.js": "x", "pkg/static/searchtools-v2.js": "x",
+        "web/js/es2015.js": "x", "web/js/jquery.dataTables-1.10.js": "x",
+        "migrations/v1.2.3.py": "x", "pkg/compat_3.8.1.py": "x",
+        "web/jquery-ui-1.12.1/README.md": "x",
+    }
+    make_repo(tmp_path, files)
+    got = rels(tmp_path)
+    assert {p for p in files if p not in got} == {
+        "pkg/static/jquery-3.5.1.js", "pkg/static/underscore-1.13.1.min.js",
+        "pkg/static/bootstrap.4.6.2.css", "web/jquery-ui-1.12.1/jquery-ui.js",
+        "web/jquery-ui-1.12.1/jquery-ui.css"}, got
+    assert not Scope(check_root(tmp_path)).admits("pkg/static/jquery-3.5.1.js")
+
+
 def test_git_untracked_files_count(tmp_path):
     """In a git repo, untracked files that are not ignored are in scope."""
     make_repo(tmp_path, {"a.py": "x"})

@@ -141,15 +141,24 @@ def secret_target(root: Path, path: str | os.PathLike[str]) -> bool:
 
 def is_default_excluded(rel: str) -> bool:
     """Tool folders, dependencies, build output, lock files, minified, generated and binary
-    files."""
+    files, and copies of a third-party library's release."""
     folder, _, name = rel.rpartition("/")
     return _default_excluded(name, folder_flags(folder))
 
 
-FolderFlags = tuple[bool, bool, bool, bool]
+FolderFlags = tuple[bool, bool, bool, bool, bool]
 """What a relative folder says of every file in it: (default-excluded, a secrets folder such as
-.ssh, a .kube folder, a `secrets/` or `credentials/` folder); the same for all its files, so a
-listing works it out once per folder."""
+.ssh, a .kube folder, a `secrets/` or `credentials/` folder, an unpacked release such as
+`jquery-ui-1.12.1/`); the same for all its files, so a listing works it out once per folder."""
+
+_WEB_ASSETS = (".js", ".mjs", ".cjs", ".css")
+_VERSIONED_NAME_RE = re.compile(r"[a-z][\w.]*?[-.]v?\d+\.\d+\.\d+(?:[-.]\w+)*\.(?:[mc]?js|css)$",
+                                re.I)
+_RELEASE_FOLDER_RE = re.compile(r"[a-z][\w.-]*?-v?\d+\.\d+\.\d+", re.I)
+"""A script or style sheet whose name or folder carries a release's version
+(`jquery-3.2.1.js`, `underscore-1.13.1.js`, `jquery-ui-1.12.1/jquery-ui.js`) is a copy of a
+third-party library the project ships, as node_modules or a `.min.js` is: no task changes it,
+and its thousands of common names made it every Python task's "related" file (Sphinx)."""
 
 
 def folder_flags(folder: str) -> FolderFlags:
@@ -160,6 +169,7 @@ def folder_flags(folder: str) -> FolderFlags:
         not SECRET_DIRS.isdisjoint(parts),
         bool(parts) and parts[-1] == ".kube",
         not SECRET_FOLDERS.isdisjoint(p.lower() for p in parts),
+        any(_RELEASE_FOLDER_RE.fullmatch(p) for p in parts),
     )
 
 
@@ -193,6 +203,7 @@ def _default_excluded(name: str, flags: FolderFlags) -> bool:
         name in EXCLUDED_NAMES
         or low.endswith(EXCLUDED_SUFFIXES)
         or ".generated." in low
+        or (low.endswith(_WEB_ASSETS) and (flags[4] or bool(_VERSIONED_NAME_RE.match(low))))
     )
 
 
