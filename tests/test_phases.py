@@ -796,3 +796,26 @@ def test_a_definition_link_stays_in_the_language_family_of_its_user(tmp_path):
     reasons = {f.path: f.reason for f in res.files}
     assert res.files[0].path == "tox.ini", reasons
     assert "defines `PkgDeprecationWarning`, used by tox.ini" in reasons.get("pkg/warnings.py", "")
+
+
+def test_a_method_of_the_language_s_own_types_points_at_no_project_file(tmp_path):
+    """`cache.append(item)` appends to a list: the project class that happens to define an
+    `append` method is no context for it. A bare `format_entry(...)` call, or a project
+    function named like no built-in method, still links to its definition."""
+    files = {
+        "pkg/napoleon/iterators.py": (
+            "from .entries import format_entry\n\n"
+            "class peek_iter:\n    def _fillcache(self, n):\n        while len(self._cache) < n:\n"
+            "            self._cache.append(next(self._iterable))\n"
+            "            format_entry(self._cache)\n"),
+        "pkg/autodoc/directive.py": (
+            "class DocumenterBridge:\n    def append(self, line):\n        self.result.append(line)\n"),
+        "pkg/napoleon/entries.py": "def format_entry(cache):\n    return list(cache)\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("napoleon: _fillcache of peek_iter raises StopIteration on an empty iterable")
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "pkg/napoleon/iterators.py", reasons
+    assert "defines `append`" not in reasons.get("pkg/autodoc/directive.py", ""), reasons
+    assert "pkg/napoleon/entries.py" in reasons, reasons

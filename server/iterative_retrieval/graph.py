@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from .index import FileRow, Index
+from .languages.builtins import is_builtin_method
 from .languages.detect import family, language_for
 from .models import Evaluation, symbol_names
 from .run import Run
@@ -229,7 +230,8 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     """The names `ev` uses that other files define, most telling first (at most USES_PER_FILE):
     names that share the task's words, then type-like names; a name defined in many files
     (a common method name) points nowhere and is left out, and so are the definitions in
-    another language family (a vendored jquery.js defines no `append` a Python file calls)."""
+    another language family (a vendored jquery.js defines no `append` a Python file calls)
+    and a method of the language's own types called on an object (`items.append(x)`)."""
     names = used_names(run, ev)
     if not names:
         return []
@@ -242,7 +244,7 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     ranked: list[tuple[float, str, tuple[str, ...]]] = []
     for name in names:
         where = defs.get(name.lower())
-        if not where:
+        if not where or (is_builtin_method(kin, name) and not _called_bare(text, name)):
             continue
         paths: list[str] = []
         for fid in where:
@@ -268,6 +270,12 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
 
 
 _IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _called_bare(text: str, name: str) -> bool:
+    """Whether `name(` stands on its own somewhere in text, not only as `x.name(`: then it may
+    be the project's function, not a method of the language's own types."""
+    return re.search(r"(?<![\w.$])" + re.escape(name) + r"\s*\(", text) is not None
 
 
 def _task_line_names(text: str, task_stems: set[str]) -> set[str]:
