@@ -492,6 +492,15 @@ def test_code_blocks_and_quoted_messages():
     assert any(kind == "quoted" for kind in k.values())
 
 
+
+def test_a_quoted_message_s_words_are_task_words_too():
+    """'make gettext' is searched as the two words together, and `gettext` alone names the
+    builder the fix goes to: the words of a quoted string count as the task's words as well."""
+    k = kinds(parse_task("Fix: 'make gettext' cause UnicodeDecodeError when templates contain "
+                         "utf-8 encoded string."))
+    assert k["make gettext"] == "quoted" and k["gettext"] == "word" and k["templates"] == "word"
+
+
 def test_tests_are_candidates_only_when_the_task_is_about_them():
     """The test rule: off for a plain bug, on for 'add tests'."""
     assert not parse_task("Fix the token expiry bug").include_tests

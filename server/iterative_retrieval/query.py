@@ -289,8 +289,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         s = stem(w)
         (generic_counts if w in TASK_NOISE or w in TASK_VERBS else word_counts)[s] += 1
         first_form.setdefault(s, w)
-    seen_terms = {t for c in concepts.values() if not _WORD_PAIR_RE.fullmatch(c.text)
-                  for t in c.terms}  # `slice/array` names no file it is sure of: its words count
+    seen_terms = {t for c in concepts.values()
+                  if c.kind != "quoted" and not _WORD_PAIR_RE.fullmatch(c.text) for t in c.terms}  # `slice/array` names no file it is sure of: its words count
     for s, n in word_counts.most_common(MAX_WORDS):
         if s in seen_terms:
             continue
