@@ -508,12 +508,16 @@ CLI_TOOL = {
 
 
 def test_a_task_whose_only_clues_are_generic_words_still_finds_the_code(tmp_path):
-    """Nothing in the code says `vgo`: the task's verb `add` is what is left, and it names add.go."""
+    """Nothing in the code says `vgo`: the task's verb `add` is what is left, and it names add.go.
+    Named as an operation ("the add op") it is the task's word from the start."""
     eng, _ = engine_for(tmp_path, CLI_TOOL)
-    res = eng.retrieve("vgo - fixing up the add op to work with vgo")
+    res = eng.retrieve("vgo - fix up and add the op to work with vgo")
     assert res.files and res.files[0].path == "cmd/add.go", [f.path for f in res.files]
     assert "add" in [c.text for c in res.trace[0].query.keywords]
     assert all(f.relevance <= 0.6 for f in res.files), "a guess from generic words is never high"
+    res = eng.retrieve("vgo - fixing up the add op to work with vgo")
+    assert res.files and res.files[0].path == "cmd/add.go", [f.path for f in res.files]
+    assert "add" in [c.text for c in parse_task("vgo - fixing up the add op").keywords]
     # a task whose own words match searches them alone
     res = eng.retrieve("Fix the Execute bug in the root command")
     assert res.files[0].path == "cmd/root.go"

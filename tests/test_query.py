@@ -41,11 +41,15 @@ def test_plain_task_drops_stop_words_and_task_verbs():
 
 
 def test_generic_words_are_kept_aside_as_a_fallback():
-    """Verbs and issue words are not keywords, but the task's last clue when nothing else matches."""
-    q = parse_task("vgo - fixing up the add op to work with vgo")
+    """Verbs and issue words are not keywords, but the task's last clue when nothing else matches
+    (a verb that names an operation, "the add op", is a keyword: see below)."""
+    q = parse_task("vgo - adding support to work with vgo")
     assert set(kinds(q)) == {"vgo"}
-    assert {c.text for c in q.fallback} == {"fixing", "add", "work"}
+    assert {c.text for c in q.fallback} == {"adding", "support", "work"}
     assert all(c.weight < 1.0 for c in q.fallback)
+    q = parse_task("vgo - fixing up the add op to work with vgo")
+    assert set(kinds(q)) == {"vgo", "add"}
+    assert {c.text for c in q.fallback} == {"fixing", "work"}
     # a word that is a keyword is not a fallback too; function words are neither
     q = parse_task("Fix the token bug: the token expiry check fails")
     assert {c.text for c in q.fallback} == {"fix", "bug"}
@@ -499,6 +503,22 @@ def test_a_quoted_message_s_words_are_task_words_too():
     k = kinds(parse_task("Fix: 'make gettext' cause UnicodeDecodeError when templates contain "
                          "utf-8 encoded string."))
     assert k["make gettext"] == "quoted" and k["gettext"] == "word" and k["templates"] == "word"
+
+
+def test_a_task_verb_used_as_the_name_of_an_operation_is_a_task_word():
+    """"when rename creates a coord", "in debug mode", "a rename option": the verb names what
+    the code does (Dataset.rename) and is searched as a word; as the task's own verb ("Add",
+    "Remove", "to remove") or as the work itself ("a change is needed") it says nothing."""
+    def words(text: str) -> set[str]:
+        return {c.text for c in parse_task(text).keywords if c.kind == "word"}
+
+    assert "rename" in words("Raise UserWarning when rename creates a new dimension coord")
+    assert "debug" in words("Flask gives an error in debug mode if a post request redirects")
+    assert "rename" in words("Add a rename option. Remove the old one")
+    assert not {"add", "remove"} & words("Add a rename option. Remove the old one")
+    assert "remove" not in words("it needs to remove the flag")
+    assert "change" not in words("Pretty major change, but with modules a change is needed")
+    assert "update" not in words("when, update the cache")
 
 
 def test_tests_are_candidates_only_when_the_task_is_about_them():

@@ -67,6 +67,15 @@ TASK_VERBS = frozenset(
     "disable handle resolve investigate debug rename move clean cleanup ensure prevent".split()
 )
 
+_OPERATION_VERBS = TASK_VERBS - frozenset(
+    "fix change improve refactor implement make investigate ensure prevent".split())
+"""Task verbs that, as nouns, name an operation of the code ("the rename", "in debug mode"),
+not the work itself ("a fix", "a change is needed")."""
+_NAMING_WORDS = frozenset(
+    "when if the an that whose of with after before during while on in by via from for its "
+    "whenever unless".split())
+"""Words after which a task verb is a noun, the name of an operation ("when rename creates";
+"a" too, which _WORD_RE does not read)."""
 _FENCE_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.S)
 _INLINE_RE = re.compile(r"`([^`\n]{1,200})`")
 _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
@@ -278,8 +287,15 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     first_form: dict[str, str] = {}
     title = prose.strip().split("\n", 1)[0]
     # the title says what the issue is about: its words count as if repeated
-    for m in _WORD_RE.finditer(title + "\n" + title + "\n" + prose):
+    words_text = title + "\n" + title + "\n" + prose
+    prev_end, prev = 0, ""
+    for m in _WORD_RE.finditer(words_text):
         w = m.group().lower()
+        # "when rename creates a coord", "the update method": a task verb after a determiner
+        # or conjunction names the operation, as the code does (Dataset.rename)
+        gap = words_text[prev_end:m.start()].strip().lower()
+        named = w in _OPERATION_VERBS and (gap == "a" or not gap and prev in _NAMING_WORDS)
+        prev_end, prev = m.end(), w
         if w.endswith("s") and m.group()[:-1].isupper():
             w = w[:-1]  # APIs -> api
         elif "'" in w and w not in ENGLISH_STOP:  # there's -> there, user's -> user; isn't is stop
@@ -287,10 +303,13 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         if len(w) < 3 or w in ENGLISH_STOP or looks_like_identifier(m.group()):
             continue
         s = stem(w)
-        (generic_counts if w in TASK_NOISE or w in TASK_VERBS else word_counts)[s] += 1
+        (generic_counts if not named and (w in TASK_NOISE or w in TASK_VERBS)
+         else word_counts)[s] += 1
         first_form.setdefault(s, w)
+    # `slice/array` names no file it is sure of, and a quoted message is searched whole: their
+    # words count as words too
     seen_terms = {t for c in concepts.values()
-                  if c.kind != "quoted" and not _WORD_PAIR_RE.fullmatch(c.text) for t in c.terms}  # `slice/array` names no file it is sure of: its words count
+                  if c.kind != "quoted" and not _WORD_PAIR_RE.fullmatch(c.text) for t in c.terms}
     for s, n in word_counts.most_common(MAX_WORDS):
         if s in seen_terms:
             continue
