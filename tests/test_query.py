@@ -4,7 +4,7 @@ import time
 
 from bench.quality.wrap import GITHUB_BUG
 
-from iterative_retrieval.query import parse_task
+from iterative_retrieval.query import conventional_header, parse_task
 
 
 def kinds(q):
@@ -259,6 +259,9 @@ def test_a_terminal_s_colours_are_no_part_of_a_pasted_log():
         q = parse_task(text)
         assert sorted((f.path, f.line, f.function) for f in q.frames) == sorted(want), text
         assert kinds(q) == kinds(parse_task(plain))
+    # a lost escape's reset `[m` is no part of a tag or a list's `[main]`
+    k = kinds(parse_task("[man] the [main] page of the manual [m loses its macros"))
+    assert {"(man)", "main", "macros"} <= set(k), k
     ruby = parse_task("/app/lib/shop/cart.rb:12:in `total': undefined method `+' for nil\n"
                       "\tfrom /app/lib/shop/order.rb:30:in `block in checkout'\n")
     assert [(f.path, f.function) for f in ruby.frames] == [
@@ -592,6 +595,24 @@ def test_component_prefix_is_a_scope_and_stays_in_the_text():
     for text in ("BUG: Solve 2to3 conversion error", "Bug: maximum recursion depth",
                  "Description: the cache grows", "ENH: accept one-off modes", "http://example.com/a: b"):
         assert not any(c.kind == "scope" for c in parse_task(text).keywords), text
+
+
+def test_a_title_s_bracket_tags_say_where_or_what_kind_of_change():
+    """`[i18n][man] …`, `[ext/napoleon] …`, `[Http] …` name where the change is, as a header's
+    scope does; `[fix]`, `[feat]` say what kind of change; issue labels (`[BUG]`, `[Feature
+    Request]`) say neither. A tag's words stay in the text."""
+    def scopes(text: str) -> list[str]:
+        return [c.text for c in parse_task(text).keywords if c.kind == "scope"]
+
+    assert scopes("[i18n][man] add missing deunicode().") == ["(i18n)", "(man)"]
+    assert scopes("[ext/napoleon] Fix the parsing of Returns sections") == ["(ext)", "(napoleon)"]
+    assert scopes("[Http] Adding a cookie jar to the client") == ["(Http)"]
+    assert "man" in kinds(parse_task("[i18n][man] add missing deunicode()."))
+    for text in ("[fix] adapter-node: set the host", "[BUG] crash on start",
+                 "[Feature Request] add a flag"):
+        assert scopes(text) == [], text
+    assert conventional_header("[fix] adapter-node: set the host")[0] == "fix"
+    assert conventional_header("[feat] prerendering")[0] == "feat"
 
 
 def test_a_name_the_code_never_says_whole_becomes_its_words():

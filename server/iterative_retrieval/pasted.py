@@ -182,7 +182,7 @@ _NOISE_RES = (
 # a terminal's colours in a pasted log or CI output (`\x1b[1;31m`), and the same codes whose
 # escape character the copy lost (`[31m`): left in, they glued to paths (`31msrc/app.py`)
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]"
-                      r"|\[(?:\d{1,3}(?:;\d{1,3})*)?m(?!\])")
+                      r"|\[\d{1,3}(?:;\d{1,3})*m(?!\])|\[m(?![\]A-Za-z])")  # not `[man]`, `[main]`
 
 
 def _template_only(s: str) -> bool:

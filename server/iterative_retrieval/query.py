@@ -132,9 +132,13 @@ _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])"
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
 # `type(scope)!: subject`, the Conventional Commits header that many projects title commits,
 # pull requests and changelog lines with; the type says what kind of change, the scope where.
+_TYPES = frozenset(
+    "feat feature fix bugfix hotfix refactor perf chore doc docs test tests build ci style revert "
+    "type types deps security compat dx wip improvement".split())
+"""The kinds of change a header or a tag names (`fix(http): …`, `[feat] …`)."""
 _HEADER_RE = re.compile(
-    r"^[ \t]*(feat|feature|fix|bugfix|hotfix|refactor|perf|chore|docs?|tests?|build|ci|style|"
-    r"revert|types?|deps|security|compat|dx|wip|improvement)(?:\(([^()\n]{1,80})\))?!?:[ \t]+",
+    r"^[ \t]*(" + "|".join(sorted(_TYPES, key=len, reverse=True)) +
+    r")(?:\(([^()\n]{1,80})\))?!?:[ \t]+",
 )  # lower-case, as the convention writes it: "Test: …" opening an issue is not a header
 # `ignore: fix handling of **`, `net/http: …`, `zsh-completion: …`: the component prefix that
 # Linux, Go, git and many others title commits with. Tags (BUG:, ENH:) and issue-template
@@ -402,6 +406,27 @@ def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> 
 
 
 _URL_RE = re.compile(r"\b\w+://\S+")
+# `[i18n][man] add missing deunicode()`, `[ext/napoleon] …`, `[Http] …`: the tags many projects
+# title commits and issues with; `[fix]`, `[feat]` say what kind of change, the others where
+_TAGS_RE = re.compile(r"^[ \t]*((?:\[[A-Za-z][\w./ -]{0,40}\][ \t]*)+)(?=\S)")
+_TAG_RE = re.compile(r"\[([^\]]+)\]")
+
+
+def _bracket_tags(tags: str) -> str:
+    """The kind of change the first tag that names one says (`[fix]`), else ""."""
+    kinds = [t.strip().lower() for t in _TAG_RE.findall(tags) if t.strip().lower() in _TYPES]
+    return kinds[0] if kinds else ""
+
+
+def _tag_scopes(tags: str) -> list[str]:
+    """The tags that say where (`[man]`, `[ext/napoleon]`), not what kind of change or issue."""
+    out: list[str] = []
+    for tag in _TAG_RE.findall(tags):
+        low = tag.strip().lower()
+        if low in _TYPES or low in _NOT_COMPONENTS or " " in low:
+            continue
+        out.extend(s for s in re.split(r"[/,]+", tag.strip()) if s)
+    return out[:4]
 
 
 def conventional_header(text: str) -> tuple[str, list[str], str]:
@@ -413,6 +438,9 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
     """
     m = _HEADER_RE.match(text)
     if m is None:
+        tags = _TAGS_RE.match(text)
+        if tags is not None:
+            return _bracket_tags(tags.group(1)), _tag_scopes(tags.group(1)), text
         c = _COMPONENT_RE.match(text)
         name = c.group(1) if c else ""
         if c is None or name.lower() in _NOT_COMPONENTS or name.isupper() or \
