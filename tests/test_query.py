@@ -168,6 +168,13 @@ def test_a_pasted_environment_report_says_no_task_words():
            "database=DirectoryBasedExampleDatabase('/Users/me/sandbox/.hypothesis/examples')\n"
            "```\n")
     assert kinds(parse_task(task + env)) == kinds(parse_task(task))
+    assert kinds(parse_task(task + env.replace("\n", "\r\n"))) == kinds(parse_task(task))
+    conda = "\n\n```\n# Name  Version  Build  Channel\nnumpy  1.21.2  py39h20f2e39_0  conda-forge\n```"
+    assert kinds(parse_task(task + conda)) == kinds(parse_task(task))
+    # a sentence that starts like a row is the task's
+    k = kinds(parse_task("Python 3.x complains about the `collections.Mapping` vs "
+                         "`collections.abc.Mapping`; Python 3.8 warns about the shim too"))
+    assert {"Mapping", "shim", "warns"} <= set(k), k
 
 
 ISSUE_FORM = """### Bug summary

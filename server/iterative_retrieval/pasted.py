@@ -158,8 +158,10 @@ _DECORATION = (
 # Issue-template and environment noise: it names packages and versions, not the code to change.
 _NOISE_RES = (
     re.compile(r"<!--.*?-->", re.S),
-    # pip list rows, a local version's `+g95b8e1a.dirty` too
-    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\w+)+(?:[+!\-.]\w+)*(?:[ \t].*)?$", re.M),
+    # pip and conda list rows (a local version's `+g95b8e1a.dirty`, a location, a build and a
+    # channel); not a sentence that starts like one (`Python 3.x complains about …`)
+    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:[+!\-.]\w+)*"
+               r"(?:[ \t]+\S+){0,3}[ \t]*$", re.M),
     re.compile(r"^.*\b(?:Installing collected packages|Successfully installed|Requirement already"
                r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
     re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
@@ -251,8 +253,9 @@ def _key(m: re.Match[str]) -> str:
 def strip_pasted(text: str) -> str:
     """The text without its template's headings, placeholders and environment lines, what a
     copy of its web page or tracker brings along, and the noise above (the same number of
-    lines: a line taken out is left empty or blank)."""
-    text = _ANSI_RE.sub("", text)
+    lines: a line taken out is left empty or blank). Windows line ends are read as `\n`: the
+    rules end at a line's end, and a `\r` before it hid a pasted `pip list`."""
+    text = _ANSI_RE.sub("", text.replace("\r\n", "\n"))
     for rx in (*_PLACEHOLDERS, *_DECORATION):
         text = rx.sub("", text)
     text = _PAGE_EVENT_RE.sub("", _DATE_RE.sub("", text))
