@@ -248,6 +248,14 @@ def test_classify():
         assert classify(name, lang) == "config", name
     for name, lang in (("lib/gemfile_parser.rb", "ruby"), ("src/setup_utils.py", "python")):
         assert classify(name, lang) == "source", name
+    # gettext's translation catalogs, and what is built beside them, are text for translators
+    for name, lang in (("sphinx/locale/fr/LC_MESSAGES/sphinx.po", None),
+                       ("sphinx/locale/fr/LC_MESSAGES/sphinx.js", "javascript"),
+                       ("po/messages.pot", None)):
+        assert classify(name, lang) == "doc", name
+    for name, lang in (("sphinx/locale/__init__.py", "python"), ("app/potato.py", "python"),
+                       ("src/report.pot.py", "python")):
+        assert classify(name, lang) == "source", name
 
 
 def test_kinds_of_another_classifier_are_redone_on_open(tmp_path):

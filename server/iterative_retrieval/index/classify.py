@@ -43,7 +43,13 @@ _DOC_LANGS = {"markdown", "rst", "text", "asciidoc"}
 _CONFIG_LANGS = {"yaml", "toml", "json", "ini", "xml"}
 
 
-CLASSIFIER_VERSION = "7"
+_CATALOG_RE = re.compile(r"(^|/)lc_messages/|\.pot?$")
+"""gettext's translation catalogs (`locale/fr/LC_MESSAGES/app.po`, and what is built from them
+there, `sphinx.js`): the project's messages in other languages, text for translators. Sphinx
+ships sixty; their words (and the folder name `LC_MESSAGES` a task named) filled a task's list."""
+
+
+CLASSIFIER_VERSION = "8"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
@@ -61,6 +67,7 @@ def classify(rel: str, lang: str | None) -> str:
     ):
         return "test"
     if lang in _DOC_LANGS or (("doc" in low or "man" in low) and _DOC_DIR_RE.search(low)) or (
+        (".po" in low or "lc_messages" in low) and _CATALOG_RE.search(low)) or (
         (lang is None or lang in _DOC_LANGS) and _DOC_NAME_RE.search(low)
     ):
         return "doc"
