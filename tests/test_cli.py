@@ -267,3 +267,24 @@ def test_the_same_task_gives_the_same_answer_whatever_the_hash_seed(tmp_path):
         outs.append([(f["path"], f["relevance"], f["reason"], f["regions"]) for f in out["files"]])
     assert outs[0] == outs[1] == outs[2]
     assert any("imports" in r for _, _, r, _ in outs[0])
+
+
+def test_explain_says_which_rule_keeps_a_file_out(tmp_path):
+    """A vendored copy of a library's release and a file the project's ignore file names are
+    not indexed, each for its own reason."""
+    root = write_files(tmp_path / "ws", {
+        "pkg/inspect.py": "def getargspec(func):\n    return func\n",
+        "pkg/static/jquery-3.5.1.js": "function jQuery(selector) { return selector }\n",
+        "gen/schema.py": "SCHEMA = {}\n",
+        ".iterative-retrieval-ignore": "gen/\n",
+    })
+    def explain(path: str) -> dict:
+        res = run("explain", path, "jQuery selector schema", "--root", str(root),
+                  "--cache-dir", str(tmp_path / "c"), "--json", "-q")
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)
+
+    vendored = explain("pkg/static/jquery-3.5.1.js")
+    assert vendored["band"] == "irrelevant" and "copies of a library's release" in vendored["reason"]
+    ignored = explain("gen/schema.py")
+    assert "not indexed" in ignored["reason"] and ".iterative-retrieval-ignore" in ignored["reason"]

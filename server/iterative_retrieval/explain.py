@@ -17,7 +17,7 @@ from urllib.request import url2pathname
 from .config import Settings
 from .contract import Band, ExplanationJson
 from .models import RetrievalResult
-from .workspace import Scope, is_inside
+from .workspace import Scope, is_default_excluded, is_inside
 
 
 class Engine(Protocol):
@@ -96,9 +96,13 @@ def explanation(engine: Engine, result: RetrievalResult, root: Path,
     if engine.is_secret(root, rel):
         reason = ("never read: it is a secret file (keys, .env, credentials: by name, folder, "
                   "link target or content)")
+    elif is_default_excluded(rel):
+        reason = ("not indexed: a default exclude (tool and dependency folders, build output, "
+                  "lock, minified, generated and binary files, copies of a library's release "
+                  "such as jquery-3.5.1.js)")
     elif not engine.scope(root).admits(rel):
-        reason = ("not indexed: excluded by the default excludes (dependencies, build output, "
-                  "binaries, lock files) or an ignore file")
+        reason = ("not indexed: excluded by the project's .iterative-retrieval-ignore or the "
+                  "include and exclude settings")
     else:
         dropped = next((t.cycle for t in result.trace if rel in t.excluded), None)
         reason = (
