@@ -5,7 +5,7 @@ A call `x.append(...)` names no project file: the receiver is most likely a list
 class happens to define `append` too, a definition link from every such call to that class
 pointed a Python task's context at the wrong file (graph.py). Python's are read from the
 interpreter's own types; JavaScript's are the ECMAScript built-ins, the DOM's and Node's
-commonest methods.
+commonest methods (`createHash(…).update(token)`, `stream.pipe(…)`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ _JAVASCRIPT = frozenset("""
     addEventListener removeEventListener dispatchEvent querySelector querySelectorAll
     getElementById appendChild removeChild insertBefore setAttribute getAttribute
     removeAttribute createElement preventDefault stopPropagation emit once removeListener
-    resolve reject race allSettled
+    resolve reject race allSettled update digest pipe write
 """.split())
 
 BUILTIN_METHODS: dict[str, frozenset[str]] = {"python": _python(), "javascript": _JAVASCRIPT}
