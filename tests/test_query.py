@@ -560,11 +560,13 @@ def test_a_huge_one_line_paste_is_read_in_linear_time():
     frames = " at Session.refresh (src/auth/session.js:41:7) " * 10
     dotted = "a." * 60_000
     # a token of `x@x@…` or `@@@…` was scanned again from after each `@` by the path patterns
-    # (270 s), a `[e.g.` with no closing bracket to the line's end by the template's
+    # (270 s), a `[e.g.` with no closing bracket to the line's end by the template's rule, and
+    # a version of `1.1.1…` split between the pip row rule's groups in every way (20 s for 40 kB)
     for task in (prose + frames + prose, "at " * 32_000 + frames + "at " * 32_000,
                  "at " + dotted + "b(" + frames, dotted + " on line 3" + frames,
                  "file " + dotted + frames, "x@" * 60_000 + frames, "@" * 100_000 + frames,
-                 "[e.g. " * 30_000 + frames):
+                 "[e.g. " * 30_000 + frames,
+                 "pkg 1" + ".1" * 30_000 + "+g" * 30_000 + " x y z w\n" + frames):
         start = time.perf_counter()
         q = parse_task(task)
         assert time.perf_counter() - start < 15.0

@@ -159,9 +159,11 @@ _DECORATION = (
 _NOISE_RES = (
     re.compile(r"<!--.*?-->", re.S),
     # pip and conda list rows (a local version's `+g95b8e1a.dirty`, a location, a build and a
-    # channel); not a sentence that starts like one (`Python 3.x complains about …`)
-    re.compile(r"^[ \t]*[\w.\-\[\]]+[ \t]+v?\d+(?:\.\d+)+(?:[a-z]+\d*)?(?:[+!\-.]\w+)*"
-               r"(?:[ \t]+\S+){0,3}[ \t]*$", re.M),
+    # channel); not a sentence that starts like one (`Python 3.x complains about …`). Possessive
+    # and bounded: the version's parts could be split between its groups in as many ways as it
+    # has dots, and `1.1.1…` over a 40 kB line took 20 s
+    re.compile(r"^[ \t]*[\w.\-\[\]]++[ \t]++v?\d++(?:\.\d++){1,8}+(?:[a-z]++\d*+)?+"
+               r"(?:[+!\-.]\w++){0,8}+(?:[ \t]++\S++){0,3}+[ \t]*+$", re.M),
     re.compile(r"^.*\b(?:Installing collected packages|Successfully installed|Requirement already"
                r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
     re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
