@@ -76,6 +76,15 @@ _NAMING_WORDS = frozenset(
     "whenever unless".split())
 """Words after which a task verb is a noun, the name of an operation ("when rename creates";
 "a" too, which _WORD_RE does not read)."""
+
+
+def _naming(gap: str, prev: str) -> bool:
+    """Whether a task verb after `prev` (and `gap`, the text between) is a noun: "when rename
+    creates", "a rename option"."""
+    gap = gap.strip()
+    return gap.lower() == "a" or not gap and prev in _NAMING_WORDS
+
+
 _FENCE_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|$)", re.S)
 _INLINE_RE = re.compile(r"`([^`\n]{1,200})`")
 _PY_FRAME_RE = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?')
@@ -297,8 +306,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         w = m.group().lower()
         # "when rename creates a coord", "the update method": a task verb after a determiner
         # or conjunction names the operation, as the code does (Dataset.rename)
-        gap = words_text[prev_end:m.start()].strip().lower()
-        named = w in _OPERATION_VERBS and (gap == "a" or not gap and prev in _NAMING_WORDS)
+        named = w in _OPERATION_VERBS and _naming(words_text[prev_end:m.start()], prev)
         prev_end, prev = m.end(), w
         if w.endswith("s") and m.group()[:-1].isupper():
             w = w[:-1]  # APIs -> api
@@ -412,21 +420,18 @@ _TAGS_RE = re.compile(r"^[ \t]*((?:\[[A-Za-z][\w./ -]{0,40}\][ \t]*)+)(?=\S)")
 _TAG_RE = re.compile(r"\[([^\]]+)\]")
 
 
-def _bracket_tags(tags: str) -> str:
-    """The kind of change the first tag that names one says (`[fix]`), else ""."""
-    kinds = [t.strip().lower() for t in _TAG_RE.findall(tags) if t.strip().lower() in _TYPES]
-    return kinds[0] if kinds else ""
-
-
-def _tag_scopes(tags: str) -> list[str]:
-    """The tags that say where (`[man]`, `[ext/napoleon]`), not what kind of change or issue."""
-    out: list[str] = []
+def _bracket_tags(tags: str) -> tuple[str, list[str]]:
+    """The kind of change the first tag that names one says (`[fix]`, else ""), and the tags
+    that say where (`[man]`, `[ext/napoleon]`): not a kind of change, nor an issue's label
+    (`[BUG]`, `[Feature Request]`)."""
+    kind, scopes = "", list[str]()
     for tag in _TAG_RE.findall(tags):
         low = tag.strip().lower()
-        if low in _TYPES or low in _NOT_COMPONENTS or " " in low:
-            continue
-        out.extend(s for s in re.split(r"[/,]+", tag.strip()) if s)
-    return out[:4]
+        if low in _TYPES:
+            kind = kind or low
+        elif low not in _NOT_COMPONENTS and " " not in low:
+            scopes.extend(s for s in re.split(r"[/,]+", tag.strip()) if s)
+    return kind, scopes[:4]
 
 
 def conventional_header(text: str) -> tuple[str, list[str], str]:
@@ -434,13 +439,14 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
 
     The prefix is cut so that `fix(` does not read as a call; `a/b`, `a,b` and `a b` are several
     scopes (`compiler-core/v-on` is a package and a file). A component prefix (`ignore: …`,
-    `net/http: …`) gives its scopes and no type, and stays in the text.
+    `net/http: …`) gives its scopes and no type, and stays in the text; so do a title's
+    bracket tags (`[ext/napoleon] …`), and a `[fix]` among them gives the type.
     """
     m = _HEADER_RE.match(text)
     if m is None:
         tags = _TAGS_RE.match(text)
         if tags is not None:
-            return _bracket_tags(tags.group(1)), _tag_scopes(tags.group(1)), text
+            return (*_bracket_tags(tags.group(1)), text)
         c = _COMPONENT_RE.match(text)
         name = c.group(1) if c else ""
         if c is None or name.lower() in _NOT_COMPONENTS or name.isupper() or \

@@ -152,8 +152,7 @@ FolderFlags = tuple[bool, bool, bool, bool, bool]
 `jquery-ui-1.12.1/`); the same for all its files, so a listing works it out once per folder."""
 
 _WEB_ASSETS = (".js", ".mjs", ".cjs", ".css")
-_VERSIONED_NAME_RE = re.compile(r"[a-z][\w.]*?[-.]v?\d+\.\d+\.\d+(?:[-.]\w+)*\.(?:[mc]?js|css)$",
-                                re.I)
+_VERSIONED_NAME_RE = re.compile(r"[a-z][\w.]*?[-.]v?\d+\.\d+\.\d+(?:[-.]\w+)*\.\w+$", re.I)
 _RELEASE_FOLDER_RE = re.compile(r"[a-z][\w.-]*?-v?\d+\.\d+\.\d+", re.I)
 """A script or style sheet whose name or folder carries a release's version
 (`jquery-3.2.1.js`, `underscore-1.13.1.js`, `jquery-ui-1.12.1/jquery-ui.js`) is a copy of a
