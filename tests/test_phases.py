@@ -823,3 +823,38 @@ def test_a_method_of_the_language_s_own_types_points_at_no_project_file(tmp_path
     assert res.files[0].path == "pkg/napoleon/iterators.py", reasons
     assert "defines `append`" not in reasons.get("pkg/autodoc/directive.py", ""), reasons
     assert "pkg/napoleon/entries.py" in reasons, reasons
+
+
+DECLARED_CLIENT = {
+    "index.d.ts": (
+        "export interface AxiosRequestConfig {\n  decompress?: boolean;\n"
+        "  maxContentLength?: number;\n  responseType?: ResponseType;\n}\n"
+        "export interface AxiosResponseHeaders {\n  'content-length'?: string;\n"
+        "  'content-encoding'?: string;\n}\n"
+        "export interface AxiosResponse<T = any> {\n  data: T;\n"
+        "  headers: AxiosResponseHeaders;\n  config: AxiosRequestConfig;\n}\n"
+        "export type RawResponseHeader = 'content-length' | 'content-encoding';\n"),
+    "lib/adapters/http.js": (
+        "const zlib = require('zlib')\n\n"
+        "function decompressResponse (config, response) {\n  let stream = response\n"
+        "  const headers = response.headers\n"
+        "  if (config.decompress !== false && headers['content-encoding']) {\n"
+        "    if (headers['content-length'] === '0') return stream\n"
+        "    stream = stream.pipe(zlib.createUnzip())\n  }\n  return stream\n}\n"
+        "module.exports = decompressResponse\n"),
+    **MISC,
+}
+
+
+@pytest.mark.parametrize("task, first", [
+    ("Fix decompression of responses without a `Content-Length` header", "lib/adapters/http.js"),
+    ("fix(types): decompress is missing from the request config", "index.d.ts"),
+])
+def test_a_declaration_file_weighs_as_code_only_when_the_task_speaks_of_types(
+        tmp_path, task, first):
+    """A declaration file says every name of the API, so it says the task's names as often as
+    the code that does what they say: a task about behaviour changes the code."""
+    eng, _ = engine_for(tmp_path, DECLARED_CLIENT)
+    res = eng.retrieve(task)
+    assert res.files[0].path == first, [(f.path, f.relevance, f.reason) for f in res.files]
+    assert {f.path for f in res.files[:2]} == {"index.d.ts", "lib/adapters/http.js"}

@@ -24,7 +24,7 @@ from .index import Index
 from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
 from .run import Run
 from .search import SCOPE_HIT, SearchCache, concept_hits
-from .signals import coverage_weight, reason, score
+from .signals import DECLARATION_RE, coverage_weight, reason, score
 from .textmemo import TextMemo
 from .tokenize import path_terms, stem, stemmed_terms
 
@@ -198,6 +198,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             "scope": max(scoped)[0] if scoped else 0.0,
             "focus": 1.0 if "focus" in c.sources else 0.0,
             "graph": 0.0,
+            "declaration": 0.0 if query.about_types or not DECLARATION_RE.search(row.path) else 1.0,
         }
         change = run.changes.get(row.path)
         editor = run.editor.get(row.path)

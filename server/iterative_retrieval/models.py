@@ -151,6 +151,8 @@ class Query:
     frames: tuple[Frame, ...] = ()
     include_tests: bool = False
     """Whether tests, docs and fixtures may be candidates (the task is about them)."""
+    about_types: bool = False
+    """Whether the task speaks of types: declaration files (`.d.ts`, `.pyi`) weigh as code."""
     required_patterns: tuple[str, ...] = ()
     """User-given include globs: candidates must match one of them."""
     fallback: tuple[Concept, ...] = ()

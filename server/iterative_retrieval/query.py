@@ -172,6 +172,11 @@ _TEST_TASK_RE = re.compile(
     r"|\btest (coverage|suite|case)s?\b|\bconftest\b",
     re.I,
 )
+_TYPES_TASK_RE = re.compile(
+    r"\b(types?|typings?|typed|typescript|tsd|d\.ts|interfaces?|generics?|overloads?"
+    r"|stubs?|pyi)\b", re.I)
+"""A task about types may change a declaration file; one about behaviour changes the code
+(`tsconfig.json` is the compiler's configuration, not a declaration)."""
 _DOC_TASK_RE = re.compile(r"\b(docs?|documentation|readme|docstrings?|changelog|typo)\b", re.I)
 _CODE_EXT = re.compile(r"\.(" + _CODE_EXTS + r")$")
 # Other tools' ways of writing a file's line, read as `path:line`: compilers and PHP's stack
@@ -349,6 +354,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         keywords=tuple(concepts.values()),
         frames=tuple(frames),
         include_tests=include_tests or about_docs,
+        about_types=bool(_TYPES_TASK_RE.search(" ".join([*scopes, text]))),
         fallback=fallback,
     )
 

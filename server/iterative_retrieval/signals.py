@@ -37,6 +37,9 @@ VENDORED_RE = re.compile(
     r"|^(?!packages/)(?:[^/]+/)+packages/[^/]+/.+\.py$"
 )
 """A vendored copy of another project is rarely what a task changes (its fixes go upstream)."""
+DECLARATION_RE = re.compile(r"\.d\.[cm]?ts$|\.pyi$")
+"""Type declarations beside the code: a task about behaviour changes the code they describe,
+and they say every name of the API (Query.about_types waives it)."""
 
 
 def coverage_weight(n_concepts: int) -> float:
@@ -107,6 +110,10 @@ def _kind(ev: Evaluation) -> float:
     return KIND_PENALTY.get(ev.kind, 0.0)
 
 
+def _declaration(ev: Evaluation) -> float:
+    return -ev.features.get("declaration", 0.0)
+
+
 def _vendored(ev: Evaluation) -> float:
     return -1.0 if VENDORED_RE.search(ev.path) else 0.0
 
@@ -143,6 +150,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("bm25", 3.6, _feature("bm25")),
     Signal("kind", 1.0, _kind),
     Signal("vendored", 1.6, _vendored),
+    Signal("declaration", 0.8, _declaration),
 )
 """In the order their fragments read in a reason."""
 BY_NAME = {s.name: s for s in SIGNALS}
