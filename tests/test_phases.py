@@ -858,3 +858,5 @@ def test_a_declaration_file_weighs_as_code_only_when_the_task_speaks_of_types(
     res = eng.retrieve(task)
     assert res.files[0].path == first, [(f.path, f.relevance, f.reason) for f in res.files]
     assert {f.path for f in res.files[:2]} == {"index.d.ts", "lib/adapters/http.js"}
+    said = "declares types only" in next(f.reason for f in res.files if f.path == "index.d.ts")
+    assert said == (first != "index.d.ts")

@@ -114,6 +114,10 @@ def _declaration(ev: Evaluation) -> float:
     return -ev.features.get("declaration", 0.0)
 
 
+def _declares(ev: Evaluation) -> str:
+    return "declares types only (the task is not about types)" if _declaration(ev) else ""
+
+
 def _vendored(ev: Evaluation) -> float:
     return -1.0 if VENDORED_RE.search(ev.path) else 0.0
 
@@ -150,7 +154,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("bm25", 3.6, _feature("bm25")),
     Signal("kind", 1.0, _kind),
     Signal("vendored", 1.6, _vendored),
-    Signal("declaration", 0.8, _declaration),
+    Signal("declaration", 0.8, _declaration, _declares),
 )
 """In the order their fragments read in a reason."""
 BY_NAME = {s.name: s for s in SIGNALS}
