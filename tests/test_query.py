@@ -177,6 +177,37 @@ def test_a_pasted_environment_report_says_no_task_words():
     assert {"Mapping", "shim", "warns"} <= set(k), k
 
 
+
+def test_an_interpreter_s_banner_and_a_version_check_say_no_task_words():
+    """A pasted session opens with the interpreter's banner (Python's, IPython's) and often
+    looks at the package's version: `IPython`, `copyright`, `sympy` and `__version__` were read
+    as the task's identifiers and words."""
+    task = ("Substituting b by a gives 1, though the expression is undefined there\n\n"
+            "```\n{banner}\nIn [1]: from sympy import symbols\n\n"
+            "In [2]: r = (1/(a+b) + 1/(a-b))/(1/(a+b) - 1/(a-b))\n\n"
+            "In [3]: r.subs(b,a)\nOut[3]: 1\n\n{version}```\n")
+    plain = kinds(parse_task(task.format(banner="", version="")))
+    banners = [
+        "Python 3.6.4 |Anaconda custom (64-bit)| (default, Dec 21 2017, 15:39:08) \n"
+        "Type 'copyright', 'credits' or 'license' for more information\n"
+        "IPython 6.2.1 -- An enhanced Interactive Python. Type '?' for help.\n",
+        "Python 3.6.0 |Continuum Analytics, Inc.| (default, Dec 23 2016, 12:22:00)\n"
+        'Type "copyright", "credits" or "license" for more information.\n\n'
+        "IPython 5.1.0 -- An enhanced Interactive Python.\n"
+        "?         -> Introduction and overview of IPython's features.\n"
+        "%quickref -> Quick reference.\nhelp      -> Python's own help system.\n"
+        "object?   -> Details about 'object', use 'object??' for extra details.\n",
+        "Python 3.6.9 (default, Jan 26 2021, 15:33:00)\n[GCC 8.4.0] on linux\n"
+        'Type "help", "copyright", "credits" or "license" for more information.\n',
+    ]
+    versions = ["In [7]: import sympy; sympy.__version__\nOut[7]: '1.1.1'\n",
+                ">>> sympy.__version__\n'1.8'\n"]
+    for banner in banners:
+        for version in versions:
+            assert kinds(parse_task(task.format(banner=banner, version=version))) == plain
+    # a task about the version attribute itself still says it
+    assert "__version__" in kinds(parse_task("`flask.__version__` is deprecated: use importlib"))
+
 ISSUE_FORM = """### Bug summary
 
 {task}

@@ -20,7 +20,9 @@ and the template's first heading was read as the task's title. Removed here are
   read as an identifier) and pasted images (`![image](…)`, `<img alt="Screenshot" …>`);
 - e-mail addresses (read as dotted names) and a mail reply's `On … wrote:` line;
 - a commit's trailers and a converted history's marks, a terminal's colours, Rust's panic
-  boilerplate, pip's output and HTML comments (`_NOISE_RES`, `_ANSI_RE`).
+  boilerplate, pip's output, an interpreter's banner atop a pasted session (Python's,
+  IPython's) and its look at a package's `__version__`, and HTML comments (`_NOISE_RES`,
+  `_ANSI_RE`).
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
 every line of the reporter's own. query.py reads what is left.
@@ -168,6 +170,19 @@ _NOISE_RES = (
                r" satisfied|Collecting |Downloading |Using cached)\b.*$", re.M),
     re.compile(r"^.*\bplatform \w+ -- Python .*$", re.M),
     re.compile(r"^hypothesis profile '[^'\n]*' -> .*$", re.M),  # a plugin's line in pytest's header
+    # an interpreter's banner atop a pasted session (Python's, IPython's), and a session's
+    # look at a package's version (`In [7]: sympy.__version__`)
+    re.compile(r"^[ \t]*Python \d+\.\d+\.\d+\S*+[ \t]++(?:\|[^|\n]*+\|[ \t]*+)?\([^)\n]*+\)[ \t]*$",
+               re.M),
+    re.compile(r"^[ \t]*\[(?:GCC|Clang|MSC|PyPy)[^\]\n]*+\] on \w+[ \t]*$", re.M),
+    re.compile(r"^[ \t]*Type (?:[\"']help[\"'], )?[\"']copyright[\"'], [\"']credits[\"'] or "
+               r"[\"']license[\"'] for more information\.?[ \t]*$", re.M),
+    re.compile(r"^[ \t]*IPython \d+\.\d+\.\d+\S* -- An enhanced Interactive Python\..*$", re.M),
+    re.compile(r"^[ \t]*(?:\?|%quickref|help|object\?)[ \t]+-> (?:Introduction and overview of "
+               r"IPython's features|Quick reference|Python's own help system|Details about).*$",
+               re.M),
+    re.compile(r"^[ \t]*(?:>>>|In \[\d+\]:)[ \t]*(?:import [\w.]+[ \t]*;[ \t]*)?"
+               r"[\w.]+\.__version__[ \t]*$", re.M),
     re.compile(r"^[ \t]*[-*][ \t]*\[[ xX]\].*$", re.M),  # template check-lists
     re.compile(r"^[-=_]{3,}(?! ?(?:FAIL|PASS|SKIP|BENCH)\b).*$", re.M),  # not Go's `--- FAIL:`
     # Rust's panic message around its location, and its standard note
