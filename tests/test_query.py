@@ -681,3 +681,12 @@ def test_only_the_phrases_a_file_says_stay_in_the_query():
     kept = said_phrases(q, lambda term: term == "tokenexpir")
     assert [c.text for c in kept.keywords if c.kind == "phrase"] == ["token expiry"]
     assert set(kinds(kept)) == set(kinds(q))
+
+
+def test_a_receiver_is_no_identifier_of_the_code():
+    """`self.assertEqual`, `this.emit` and `cls._registry` name a method and the object it is
+    called on; `flask.helpers.send_file` names a module too."""
+    k = kinds(parse_task("`self.assertEqual(this.emit(x), cls._registry)` fails in "
+                         "`flask.helpers.send_file`"))
+    assert {"assertEqual", "emit", "_registry", "send_file", "helpers"} <= set(k), k
+    assert all(k.get(r) != "identifier" for r in ("self", "this", "cls")), k

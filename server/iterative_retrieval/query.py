@@ -516,11 +516,14 @@ def _ident_concept(ident: str, weight: float) -> Concept:
 
 
 def _dotted_parts(ident: str) -> list[str]:
-    """`flask.helpers.send_file` → itself and its last part; module prefixes are too generic."""
+    """`flask.helpers.send_file` → its last part and the one before it; module prefixes are too
+    generic."""
     if "." not in ident:
         return [ident]
     parts = ident.split(".")
-    return [parts[-1]] + ([parts[-2]] if len(parts) > 1 and len(parts[-2]) > 2 else [])
+    # a receiver (`self.x`, `this.x`, `cls.x`) is no name of the code's
+    owner = parts[-2]
+    return [parts[-1]] + ([owner] if len(owner) > 2 and identifier_terms(owner) else [])
 
 
 def _rank_identifiers(counts: Counter[str]) -> list[tuple[str, int]]:
