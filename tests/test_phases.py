@@ -860,3 +860,37 @@ def test_a_declaration_file_weighs_as_code_only_when_the_task_speaks_of_types(
     assert {f.path for f in res.files[:2]} == {"index.d.ts", "lib/adapters/http.js"}
     said = "declares types only" in next(f.reason for f in res.files if f.path == "index.d.ts")
     assert said == (first != "index.d.ts")
+
+
+PRINTERS = {
+    "pkg/printing/pretty/__init__.py": "from .pretty import pretty, pprint\n",
+    "pkg/printing/pretty/pretty.py": (
+        "class PrettyPrinter:\n    def _print_Pow(self, power):\n"
+        "        b, e = power.as_base_exp()\n        return self._print_nth_root(b, e)\n\n"
+        "def pretty(expr):\n    return PrettyPrinter().doprint(expr)\n"),
+    "pkg/printing/latex.py": (
+        "class LatexPrinter:\n    def _print_Pow(self, expr):\n"
+        "        # render a power in LaTeX: \\\\pi^{e^{-1}}, not a root\n"
+        "        return '%s^{%s}' % (self._print(expr.base), self._print(expr.exp))\n"),
+    "pkg/printing/str.py": (
+        "class StrPrinter:\n    def _print_Pow(self, expr):\n"
+        "        # str is not fooled: pi**exp(-1)\n        return 'pow'\n"),
+    **MISC,
+}
+
+
+def test_a_module_the_reporter_names_by_its_dotted_path_is_the_task_s_scope(tmp_path):
+    """"this bug in printing.pretty" names the package sympy/printing/pretty: its module named
+    after it, and its `__init__`, are where the task is; the other printers say the task's
+    words ("LaTeX", "render", "fooled") more."""
+    eng, _ = engine_for(tmp_path, PRINTERS)
+    task = ("Inaccurate rendering of a power of pi\n\nI did not notice this bug among others in "
+            "printing.pretty. LaTeX and str are not fooled: they render pi**exp(-1).")
+    res = eng.retrieve(task)
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "pkg/printing/pretty/pretty.py", reasons
+    assert "the task's scope printing.pretty" in reasons["pkg/printing/pretty/pretty.py"]
+    # imported in a reproducer, a module is the API it calls, not a scope
+    plain = eng.retrieve("Inaccurate rendering of a power of pi: LaTeX and str are not fooled\n\n"
+                         "```python\nfrom pkg.printing.pretty import pprint\npprint(pi**(1/E))\n```")
+    assert "scope" not in " ".join(f.reason for f in plain.files)

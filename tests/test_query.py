@@ -690,3 +690,12 @@ def test_a_receiver_is_no_identifier_of_the_code():
                          "`flask.helpers.send_file`"))
     assert {"assertEqual", "emit", "_registry", "send_file", "helpers"} <= set(k), k
     assert all(k.get(r) != "identifier" for r in ("self", "this", "cls")), k
+
+
+def test_a_module_s_dotted_path_in_the_reporter_s_words_is_a_scope():
+    """`sympy.core.mul.Mul` and "in printing.pretty" name modules; a receiver's attribute, a
+    file name, an abbreviation and a code block's import do not."""
+    q = parse_task("The `sympy.core.mul.Mul` flattening is wrong, e.g. in printing.pretty; "
+                   "self.args and setup.py are fine.\n\n```python\nfrom sympy.abc import x\n```")
+    scopes = [c.text for c in q.keywords if c.kind == "scope"]
+    assert scopes == ["(sympy.core.mul)", "(printing.pretty)"], scopes

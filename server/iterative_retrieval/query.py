@@ -263,6 +263,11 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
             continue
         add(Concept(p, "path", W_PATH, tuple(_path_stems(p))))
 
+    # a module's dotted path the reporter writes (`sympy.core.mul`, `printing.pretty`) is a scope:
+    # its file or package; not one a code block imports, the reproducer's, seldom the fix's
+    for mod in [] if ablated("scope") else _module_paths(prose)[:MAX_PATHS]:
+        add(Concept(f"({mod})", "scope", W_SCOPE, ()))
+
     # the header's scope: where the change is (matched against paths), and its words as such
     for sc in [] if ablated("scope") else scopes:
         add(Concept(f"({sc})", "scope", W_SCOPE, ()))  # its own text: `http` may be a word too
@@ -513,6 +518,25 @@ def _ident_concept(ident: str, weight: float) -> Concept:
     terms = identifier_terms(ident)
     parts = [stem(t) for t in terms]
     return Concept(ident, "identifier", weight, tuple(dict.fromkeys(parts)))
+
+
+_FILE_EXTS = frozenset(_NAME_EXTS.split("|")) | {"txt", "lock", "log", "csv", "xml", "exe"}
+_MODULE_RE = re.compile(
+    r"(?<![\w./\\-])([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+)(?:\.[A-Za-z_]\w*)*(?!\w)")
+
+
+def _module_paths(text: str) -> list[str]:
+    """`sympy.core.mul.Mul` → `sympy.core.mul`: the lower-case dotted head of a name, when it
+    has two parts or more and no receiver, file extension or one-letter part (`self.x`,
+    `setup.py`, e.g.)."""
+    out: list[str] = []
+    for m in _MODULE_RE.finditer(text):
+        parts = m.group(1).split(".")
+        if parts[0] in CODE_STOP or parts[-1] in _FILE_EXTS or min(map(len, parts)) < 2:
+            continue
+        if m.group(1) not in out:
+            out.append(m.group(1))
+    return out
 
 
 def _dotted_parts(ident: str) -> list[str]:

@@ -70,6 +70,10 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     if concept.kind in ("path", "frame"):
         # a path names files, not words: its parts ("test", "utils") would match everywhere
         return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
+    if concept.kind == "scope" and "." in concept.text:
+        # a module's dotted path (query._module_paths): its file or package
+        module = concept.text.strip("()").replace(".", "/")
+        return {fid: SCOPE_HIT for fid in cache.path_matches(index, module)}
     if concept.kind == "scope":
         memo = index.derived("scope")
         keys = memo.get("path_keys")
@@ -149,6 +153,13 @@ def path_matches(
         # a module's path without its extension (`jinja2/debug`, `src/utils/format`)
         hits = [fid for rel, low, fid in lowered
                 if "." in low.rsplit("/", 1)[-1] and _stem_is(low, p)]
+        if hits:
+            return hits
+        # a package's path (`sympy/printing/pretty`): its entry module, and the one named after it
+        last = p.rsplit("/", 1)[-1]
+        entries = (f"{p}/__init__", f"{p}/index", f"{p}/{last}")
+        hits = [fid for rel, low, fid in lowered
+                if "." in low.rsplit("/", 1)[-1] and any(_stem_is(low, e) for e in entries)]
         if hits:
             return hits
     # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
