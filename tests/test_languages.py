@@ -1271,3 +1271,22 @@ def test_cleaning_keeps_lines_and_blanks_strings_and_comments(monkeypatch):
     assert clean.clean(rx, src) == 'a := "" + ""\n\x01\n\x01  \n \n\x01 b""\n'
     monkeypatch.setattr(clean, "MAX_TOKENS", 4)
     assert clean.clean(rx, src) == src
+
+
+def test_an_anonymous_javascript_class_is_the_module_s_default():
+    """`export default class extends Controller` (Stimulus's controllers, Vue's class
+    components) names no class `extends`: it is the module's `default`, and its methods are
+    members of it; a named class that extends another keeps its name."""
+    source = (
+        "export default class extends Controller {\n"
+        "  connect() {\n"
+        "    this.element.textContent = 'hi'\n"
+        "  }\n"
+        "}\n"
+        "export class Panel extends Base {\n"
+        "  open() { return 1 }\n"
+        "}\n"
+    )
+    assert spans(extract_outline(source, "javascript")) == [
+        ("class", "default", 1, 5), ("method", "connect", 2, 4), ("class", "Panel", 6, 8),
+        ("method", "open", 7, 7)]

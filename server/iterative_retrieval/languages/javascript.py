@@ -28,7 +28,11 @@ _EXP = r"(?:export\s+(?:default\s+)?)?(?:declare\s+)?"
 RULES: tuple[Rule, ...] = (
     Rule(_EXP + r"(?:async\s+)?function\b\s*\*?\s*(?P<n>" + JID + ")", "function", "top",
           "func", inner=True),
-    Rule(_EXP + r"(?:abstract\s+)?class\s+(?P<n>" + JID + ")", "class", "top", "class"),
+    # `export default class extends Base {`: an anonymous class is the module's `default`
+    Rule(r"export\s+(?P<n>default)\s+(?:abstract\s+)?class\b(?=\s*(?:extends\b|implements\b|\{))",
+         "class", "top", "class"),
+    Rule(_EXP + r"(?:abstract\s+)?class\s+(?!(?:extends|implements)\b)(?P<n>" + JID + ")",
+         "class", "top", "class"),
     Rule(_EXP + r"interface\s+(?P<n>" + JID + ")", "interface", "top", "class"),
     Rule(_EXP + r"type\s+(?P<n>" + JID + r")\s*(?=[<=])", "type", "top"),
     Rule(_EXP + r"(?:const\s+)?enum\s+(?P<n>" + JID + ")", "enum", "top"),
