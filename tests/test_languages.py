@@ -1290,3 +1290,25 @@ def test_an_anonymous_javascript_class_is_the_module_s_default():
     assert spans(extract_outline(source, "javascript")) == [
         ("class", "default", 1, 5), ("method", "connect", 2, 4), ("class", "Panel", 6, 8),
         ("method", "open", 7, 7)]
+
+
+def test_an_object_literal_s_one_line_methods_are_definitions():
+    """Vue's options (`mounted() {}`), a handler table's `onError(err) { log(err) },` and a
+    factory's returned object define functions on one line too; a call with a callback on one
+    line (`it('y', () => { z() })`) and `if (x) { y() }` define nothing."""
+    source = (
+        "const handlers = {\n"
+        "  onError(err) { log(err) },\n"
+        "  async onEnd() { done() },\n"
+        "}\n"
+        "function make () {\n"
+        "  if (x) { y() }\n"
+        "  return {\n"
+        "    start(a) { run(a) },\n"
+        "  }\n"
+        "}\n"
+        "describe('x', () => { it('y', () => { z() }) })\n"
+    )
+    assert spans(extract_outline(source, "javascript")) == [
+        ("method", "onError", 2, 2), ("method", "onEnd", 3, 3), ("function", "make", 5, 10),
+        ("method", "start", 8, 8)]

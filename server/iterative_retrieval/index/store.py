@@ -48,7 +48,8 @@ log = logging.getLogger("iterative_retrieval.index")
 SCHEMA_VERSION = 12
 """The index format: each has a file of its own (index/versions.py), and a file that holds
 another is rebuilt. 12: an anonymous JavaScript class (`export default class extends
-Controller`) is the module's `default`, not a class named `extends`; 11: a JavaScript template
+Controller`) is the module's `default`, not a class named `extends`, and an object literal's
+one-line methods (`onError(err) { log(err) },`) are definitions; 11: a JavaScript template
 literal nested in another's `${…}` no longer ends the outer one (the rest of the file was
 misread); 10: JavaScript object literals' functions are definitions; 9: JavaScript's function
 declarations inside function bodies are definitions; 8: JavaScript's assignments of functions

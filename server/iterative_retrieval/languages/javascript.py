@@ -65,13 +65,18 @@ RULES: tuple[Rule, ...] = (
          + r")\s*(?::[^=]*)?=>\s*\{\s*$", "method", "any", "func", inner=True),
     Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
          + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{\s*$", "method", "any", "func", inner=True),
+    # …and one on one line (`onError(err) { log(err) },`, `onData: (c) => { push(c) },`)
+    Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
+         + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{[^{}]*\}\s*,?\s*$", "method", "any", "func",
+         inner=True),
 )
 
 
 def _inner_gate(s: str) -> bool:
-    """Every `inner` rule's line says `function` or opens a block at its end: most lines in a
-    function body do neither, and skip the regex."""
-    return s.rstrip().endswith("{") or "function" in s
+    """Every `inner` rule's line says `function`, opens a block at its end or holds one whole:
+    most lines in a function body do none of these, and skip the regex."""
+    end = s.rstrip()
+    return end.endswith("{") or "function" in s or (end.endswith(("}", "},")) and "{" in end)
 
 
 _JS_FROM = re.compile(r"""\bfrom\s*(['"])([^'"\n]+)\1""")
