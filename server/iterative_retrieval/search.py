@@ -71,9 +71,10 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
         # a path names files, not words: its parts ("test", "utils") would match everywhere
         return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
     if concept.kind == "scope" and "." in concept.text:
-        # a module's dotted path (query._module_paths): its file or package
+        # a module's dotted path (query._module_paths): its file, or its package's entry
         module = concept.text.strip("()").replace(".", "/")
-        return {fid: SCOPE_HIT for fid in cache.path_matches(index, module)}
+        hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
+        return {fid: SCOPE_HIT for fid in hits}
     if concept.kind == "scope":
         memo = index.derived("scope")
         keys = memo.get("path_keys")
@@ -131,6 +132,16 @@ def _stem_is(low: str, p: str) -> bool:
     return stem.endswith(p) and (len(stem) == len(p) or stem[-len(p) - 1] == "/")
 
 
+def package_entries(path: str, lowered: list[tuple[str, str, int]] | None) -> list[int]:
+    """A package's files that stand for it (`sympy/printing/pretty`): its `__init__` or
+    `index`, and its module named after it (`pretty/pretty.py`)."""
+    p = path.strip("/").lower()
+    last = p.rsplit("/", 1)[-1]
+    entries = (f"{p}/__init__", f"{p}/index", f"{p}/{last}")
+    return [fid for _, low, fid in lowered or ()
+            if "." in low.rsplit("/", 1)[-1] and any(_stem_is(low, e) for e in entries)]
+
+
 def path_matches(
     path: str, files: dict[str, int], lowered: list[tuple[str, str, int]] | None = None
 ) -> list[int]:
@@ -153,13 +164,6 @@ def path_matches(
         # a module's path without its extension (`jinja2/debug`, `src/utils/format`)
         hits = [fid for rel, low, fid in lowered
                 if "." in low.rsplit("/", 1)[-1] and _stem_is(low, p)]
-        if hits:
-            return hits
-        # a package's path (`sympy/printing/pretty`): its entry module, and the one named after it
-        last = p.rsplit("/", 1)[-1]
-        entries = (f"{p}/__init__", f"{p}/index", f"{p}/{last}")
-        hits = [fid for rel, low, fid in lowered
-                if "." in low.rsplit("/", 1)[-1] and any(_stem_is(low, e) for e in entries)]
         if hits:
             return hits
     # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
