@@ -65,7 +65,7 @@ RULES: tuple[Rule, ...] = (
          + r")\s*(?::[^=]*)?=>\s*\{\s*$", "method", "any", "func", inner=True),
     Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
          + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{\s*$", "method", "any", "func", inner=True),
-    # …and one on one line (`onError(err) { log(err) },`, `onData: (c) => { push(c) },`)
+    # …and one whose body is on its line (`onError(err) { log(err) },`, Vue's `mounted() {}`)
     Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
          + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{[^{}]*\}\s*,?\s*$", "method", "any", "func",
          inner=True),
