@@ -889,8 +889,26 @@ def test_a_module_the_reporter_names_by_its_dotted_path_is_the_task_s_scope(tmp_
     res = eng.retrieve(task)
     reasons = {f.path: f.reason for f in res.files}
     assert res.files[0].path == "pkg/printing/pretty/pretty.py", reasons
-    assert "the task's scope printing.pretty" in reasons["pkg/printing/pretty/pretty.py"]
+    assert "the task's scope printing/pretty" in reasons["pkg/printing/pretty/pretty.py"]
     # imported in a reproducer, a module is the API it calls, not a scope
     plain = eng.retrieve("Inaccurate rendering of a power of pi: LaTeX and str are not fooled\n\n"
                          "```python\nfrom pkg.printing.pretty import pprint\npprint(pi**(1/E))\n```")
     assert "scope" not in " ".join(f.reason for f in plain.files)
+
+
+def test_a_commit_s_dotted_scope_that_names_no_module_is_still_its_scope(tmp_path):
+    """`fix(socket.io): …` reads like a module's dotted path, but names the package folder
+    socket.io, as any commit scope would."""
+    files = {
+        "packages/socket.io/lib/socket.js": (
+            "class Socket {\n  emit(event) { this.queue.push(event) }\n}\nmodule.exports = Socket\n"),
+        "packages/engine.io/lib/transport.js": (
+            "// reconnect: the queued events are sent again once the transport reconnects\n"
+            "function reconnect(queued) { return queued }\nmodule.exports = reconnect\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("fix(socket.io): reconnect drops queued events")
+    reasons = {f.path: f.reason for f in res.files}
+    assert "the task's scope socket.io" in reasons.get("packages/socket.io/lib/socket.js", ""), \
+        reasons

@@ -177,7 +177,6 @@ def test_a_pasted_environment_report_says_no_task_words():
     assert {"Mapping", "shim", "warns"} <= set(k), k
 
 
-
 def test_an_interpreter_s_banner_and_a_version_check_say_no_task_words():
     """A pasted session opens with the interpreter's banner (Python's, IPython's) and often
     looks at the package's version: `IPython`, `copyright`, `sympy` and `__version__` were read
@@ -207,6 +206,7 @@ def test_an_interpreter_s_banner_and_a_version_check_say_no_task_words():
             assert kinds(parse_task(task.format(banner=banner, version=version))) == plain
     # a task about the version attribute itself still says it
     assert "__version__" in kinds(parse_task("`flask.__version__` is deprecated: use importlib"))
+
 
 ISSUE_FORM = """### Bug summary
 
@@ -698,4 +698,4 @@ def test_a_module_s_dotted_path_in_the_reporter_s_words_is_a_scope():
     q = parse_task("The `sympy.core.mul.Mul` flattening is wrong, e.g. in printing.pretty; "
                    "self.args and setup.py are fine.\n\n```python\nfrom sympy.abc import x\n```")
     scopes = [c.text for c in q.keywords if c.kind == "scope"]
-    assert scopes == ["(sympy.core.mul)", "(printing.pretty)"], scopes
+    assert scopes == ["(sympy/core/mul)", "(printing/pretty)"], scopes

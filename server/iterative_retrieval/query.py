@@ -263,10 +263,11 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
             continue
         add(Concept(p, "path", W_PATH, tuple(_path_stems(p))))
 
-    # a module's dotted path the reporter writes (`sympy.core.mul`, `printing.pretty`) is a scope:
-    # its file or package; not one a code block imports, the reproducer's, seldom the fix's
+    # a module's dotted path the reporter writes (`sympy.core.mul`, `printing.pretty`) is a scope,
+    # its path (`(sympy/core/mul)`: its file or package); not one a code block imports, the
+    # reproducer's, seldom the fix's
     for mod in [] if ablated("scope") else _module_paths(prose)[:MAX_PATHS]:
-        add(Concept(f"({mod})", "scope", W_SCOPE, ()))
+        add(Concept(f"({mod.replace('.', '/')})", "scope", W_SCOPE, ()))
 
     # the header's scope: where the change is (matched against paths), and its words as such
     for sc in [] if ablated("scope") else scopes:

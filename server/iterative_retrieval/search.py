@@ -70,9 +70,10 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     if concept.kind in ("path", "frame"):
         # a path names files, not words: its parts ("test", "utils") would match everywhere
         return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
-    if concept.kind == "scope" and "." in concept.text:
-        # a module's dotted path (query._module_paths): its file, or its package's entry
-        module = concept.text.strip("()").replace(".", "/")
+    if concept.kind == "scope" and "/" in concept.text:
+        # a module's path (query._module_paths; a commit's scopes never hold a slash, so
+        # `fix(socket.io)` is matched below): its file, or its package's entry
+        module = concept.text.strip("()")
         hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
         return {fid: SCOPE_HIT for fid in hits}
     if concept.kind == "scope":
