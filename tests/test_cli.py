@@ -288,3 +288,27 @@ def test_explain_says_which_rule_keeps_a_file_out(tmp_path):
     assert vendored["band"] == "irrelevant" and "copies of a library's release" in vendored["reason"]
     ignored = explain("gen/schema.py")
     assert "not indexed" in ignored["reason"] and ".iterative-retrieval-ignore" in ignored["reason"]
+
+
+def test_explain_says_why_a_file_is_stored_unread(tmp_path):
+    """A file the index stores unread (a bundler's output, a binary file) is explained by the
+    reason it was skipped, not as a candidate below 0.2."""
+    root = write_files(tmp_path / "ws", {
+        "lib/pool.js": "function acquireConnection(pool) {\n  return pool.acquire()\n}\n",
+        "browser/bundle.js": (
+            "(function(){function r(e,n,t){function o(i,f){return n[i].exports}return o}return r})()"
+            "({1:[function(require,module,exports){\nfunction acquireConnection(pool) {}\n},{}]},{},[1]);\n"
+        ),
+        "lib/pool.dat.js": b"\0\1acquireConnection",
+    })
+
+    def explain(path: str) -> dict:
+        res = run("explain", path, "acquireConnection leaks the pool", "--root", str(root),
+                  "--cache-dir", str(tmp_path / "c"), "--json", "-q")
+        assert res.returncode == 0, res.stderr
+        return json.loads(res.stdout)
+
+    bundle = explain("browser/bundle.js")
+    assert bundle["rank"] is None and bundle["reason"].startswith("not indexed: a bundler's output")
+    assert explain("lib/pool.dat.js")["reason"] == "not indexed: a binary file"
+    assert explain("lib/pool.js")["rank"] == 1

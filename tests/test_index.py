@@ -563,3 +563,58 @@ def test_a_first_index_of_a_large_tree_with_a_secret_file(tmp_path):
     assert stats.indexed == PARALLEL_THRESHOLD + 20
     assert stats.skipped.get("secret") == 1
     assert eng.retrieve("handler_7 token").files[0].path == "pkg/m7.py"
+
+
+BROWSERIFY_OLD = (
+    '!function(e){if("object"==typeof exports&&"undefined"!=typeof module)module.exports=e()}'
+    '(function(){var define,module,exports;return (function e(t,n,r){function s(o,u){if(!n[o])'
+    '{var f=n[o]={exports:{}};t[o][0].call(f.exports,function(e){return s(t[o][1][e]||e)},f,'
+    'f.exports,e,t,n,r)}return n[o].exports}for(var o=0;o<r.length;o++)s(r[o]);return s})({1:'
+    '[function(require,module,exports){\nfunction acquireConnection(pool) {\n  return pool.acquire()\n}\n'
+    'module.exports = acquireConnection\n},{}]},{},[1])(1)});\n'
+)
+BROWSERIFY_NEW = (
+    '(function(){function r(e,n,t){function o(i,f){if(!n[i]){if(!e[i]){var c="function"=='
+    'typeof require&&require;if(!f&&c)return c(i,!0)}}return n[i].exports}return o}return r})()'
+    '({1:[function(require,module,exports){\nfunction releaseConnection(pool, conn) {\n'
+    '  pool.release(conn)\n}\n},{}]},{},[1]);\n'
+)
+WEBPACK = (
+    '/******/ (function(modules) { // webpackBootstrap\n'
+    '/******/ \tvar installedModules = {};\n'
+    '/******/ \tfunction __webpack_require__(moduleId) {\n'
+    '/******/ \t\treturn installedModules[moduleId];\n/******/ \t}\n'
+    '/******/ })([\n/* 0 */\n/***/ (function(module, exports) {\n\n'
+    'function drainPool(pool) {\n  pool.drain()\n}\n\n/***/ })\n/******/ ]);\n'
+)
+
+
+def test_a_bundlers_output_is_stored_unread(tmp_path):
+    """A browserify or webpack bundle committed under a plain name is a copy of the project's
+    modules: skipped as generated, on disk and in an open buffer. A module that writes such a
+    prelude in a string, or merely names webpack's runtime, is source."""
+    root = write_files(tmp_path / "ws", {
+        "lib/pool.js": "function acquireConnection(pool) {\n  return pool.acquire()\n}\n",
+        "browser/knex.js": BROWSERIFY_OLD,
+        "browser/websql.js": BROWSERIFY_NEW,
+        "public/app.js": WEBPACK,
+        "lib/template.js": (
+            "function bootstrap(source) {\n"
+            "  source.add('/******/ (function(modules) { // webpackBootstrap\\n')\n"
+            "  return '__webpack_require__'\n}\n"
+        ),
+        "lib/runtime.mjs": "/* webpackBootstrap is webpack's runtime */\nexport function e(t, n, r) {}\n",
+    })
+    idx, scope = open_index(root, tmp_path / "c")
+    idx.refresh(scope, 1_000_000)
+    assert idx.skipped_counts() == {"generated": 3}
+    for rel in ("browser/knex.js", "browser/websql.js", "public/app.js"):
+        assert idx.skip_reason(rel) == "generated"
+    [(pool_id, _)] = idx.definitions(["acquireconnection"])["acquireconnection"]
+    assert pool_id == idx.file_id("lib/pool.js")
+    assert not idx.definitions(["releaseconnection"]) and not idx.definitions(["drainpool"])
+    assert idx.definitions(["bootstrap"]) and idx.definitions(["e"])
+
+    idx.put_text("lib/pool.js", WEBPACK)
+    idx.refresh(scope, 1_000_000)
+    assert idx.skip_reason("lib/pool.js") == "generated" and not idx.definitions(["acquireconnection"])

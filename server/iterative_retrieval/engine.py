@@ -270,7 +270,12 @@ class Engine:
         symlink on its way, or by content (as the index last read it)."""
         if is_secret(rel) or secret_target(root, os.path.join(root, rel)):
             return True
-        return self._guarded(root, lambda idx: idx.skip_reason(rel)) == "secret"
+        return self.skip_reason(root, rel) == "secret"
+
+    def skip_reason(self, root: Path, rel: str) -> str | None:
+        """Why the index of a root stores a file unread (index.parse.SKIPPED_WHY), as it last read
+        it; None if it reads it or does not hold it."""
+        return self._guarded(root, lambda idx: idx.skip_reason(rel))
 
     # -- retrieval ---------------------------------------------------------------------------
 

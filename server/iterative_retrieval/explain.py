@@ -16,6 +16,7 @@ from urllib.request import url2pathname
 
 from .config import Settings
 from .contract import Band, ExplanationJson
+from .index.parse import SKIPPED_WHY
 from .models import RetrievalResult
 from .workspace import Scope, is_default_excluded, is_inside
 
@@ -32,6 +33,8 @@ class Engine(Protocol):
     def retrieve(self) -> Callable[..., RetrievalResult]: ...
 
     def is_secret(self, root: Path, rel: str) -> bool: ...
+
+    def skip_reason(self, root: Path, rel: str) -> str | None: ...
 
     def scope(self, root: Path) -> Scope: ...
 
@@ -103,6 +106,8 @@ def explanation(engine: Engine, result: RetrievalResult, root: Path,
     elif not engine.scope(root).admits(rel):
         reason = ("not indexed: excluded by the project's .iterative-retrieval-ignore or the "
                   "include and exclude settings")
+    elif (skipped := engine.skip_reason(root, rel)) is not None:
+        reason = f"not indexed: {SKIPPED_WHY.get(skipped, skipped)}"
     else:
         dropped = next((t.cycle for t in result.trace if rel in t.excluded), None)
         reason = (

@@ -392,7 +392,8 @@ class IndexStats:
     unchanged: int
     removed: int
     skipped: dict[str, int]
-    """reason → count: binary, too_large, unreadable, undecodable, secret, undecodable_name."""
+    """reason → count: binary, too_large, unreadable, undecodable, secret,
+    generated, undecodable_name."""
     seconds: float
 
     def to_dict(self) -> RefreshJson:

@@ -11,6 +11,7 @@ import functools
 import hashlib
 import logging
 import os
+import re
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -29,6 +30,17 @@ from ..tokenize import (
 from .classify import classify
 
 log = logging.getLogger("iterative_retrieval.index")
+
+
+SKIPPED_WHY = {
+    "binary": "a binary file",
+    "too_large": "larger than the largest file the index reads",
+    "unreadable": "it could not be read (its permissions)",
+    "undecodable": "not text (neither UTF-8 nor 8-bit text)",
+    "generated": "a bundler's output (browserify, webpack): a copy of the project's own modules",
+    "secret": "a secret file",
+}
+"""Each reason a file is stored unread (`Parsed.skipped`), as an explanation words it."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +110,8 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
     lang = language_for(rel)
     if credential_format(rel, text) is not None:  # a kubeconfig, Docker config... by content
         return Parsed(rel, size, mtime_ns, digest, lang, 0, "secret")
+    if lang == "javascript" and is_bundle(text):
+        return Parsed(rel, size, mtime_ns, digest, lang, 0, "generated")
     try:
         rows, imports = outline_rows(text, lang, rel)
     except Exception:  # one odd file must never stop indexing
@@ -119,6 +133,23 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
         symbols=tuple(symbols),
         imports=imports,
     )
+
+
+_BROWSERIFY_RE = re.compile(r"function e\(t,n,r\)\{function s\(o,u\)\{"
+                            r"|function r\(e,n,t\)\{function o\(i,f\)\{")
+"""browser-pack's prelude, old and new: the head of every browserify bundle."""
+_WEBPACK_RE = re.compile(r"^/\*{6}/ .*(webpackBootstrap|__webpack_require__)", re.M)
+"""webpack's runtime, each of its lines marked `/******/`."""
+
+
+def is_bundle(text: str) -> bool:
+    """Whether a script is a bundler's output (browserify, webpack) committed under a name that
+    does not say so (`browser/knex.js`): a copy of the project's own modules, which matched
+    every task that their words did, above the modules a fix changes. Only the head is read:
+    a bundler writes its prelude first."""
+    head = text[:SNIFF_BYTES]
+    return bool(("function" in head and _BROWSERIFY_RE.search(head))
+                or ("/******/" in head and _WEBPACK_RE.search(head)))
 
 
 TF_CAP = 6
