@@ -1312,3 +1312,25 @@ def test_an_object_literal_s_one_line_methods_are_definitions():
     assert spans(extract_outline(source, "javascript")) == [
         ("method", "onError", 2, 2), ("method", "onEnd", 3, 3), ("function", "make", 5, 10),
         ("method", "start", 8, 8)]
+
+
+def test_an_object_literal_s_one_line_arrow_members_are_definitions():
+    """`onData: (c) => { push(c) },` defines a function as its multi-line form does; a type
+    literal's member returning an object type (`make: () => { id: string },`), an expression
+    body and a call's callback define nothing."""
+    source = (
+        "const handlers = {\n"
+        "  onData: (c) => { push(c) },\n"
+        "  onEnd: async () => { await done() },\n"
+        "  pick: (a) => { return a ? b : c },\n"
+        "  parse: (x) => x.trim(),\n"
+        "}\n"
+        "interface Opts {\n"
+        "  make: () => { id: string },\n"
+        "  other: () => { id?: string },\n"
+        "}\n"
+        "emitter.on('data', (c) => { push(c) })\n"
+    )
+    assert spans(extract_outline(source, "typescript")) == [
+        ("method", "onData", 2, 2), ("method", "onEnd", 3, 3), ("method", "pick", 4, 4),
+        ("interface", "Opts", 7, 10)]

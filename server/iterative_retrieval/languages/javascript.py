@@ -65,10 +65,14 @@ RULES: tuple[Rule, ...] = (
          + r")\s*(?::[^=]*)?=>\s*\{\s*$", "method", "any", "func", inner=True),
     Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
          + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{\s*$", "method", "any", "func", inner=True),
-    # …and one whose body is on its line (`onError(err) { log(err) },`, Vue's `mounted() {}`)
+    # …and one whose body is on its line (`onError(err) { log(err) },`, Vue's `mounted() {}`,
+    # `onData: (c) => { push(c) },`, not a type literal's `make: () => { id: string },`)
     Rule(r"(?:async\s+)?(?:(?:get|set)\s+)?\*?\s*(?P<n>" + JID
          + r")\s*\([^()]*\)\s*(?::[^{}=()]*)?\{[^{}]*\}\s*,?\s*$", "method", "any", "func",
          inner=True),
+    Rule(r"(?P<n>" + JID + r")\s*:\s*(?:async\s+)?(?:\([^()]*\)|" + JID
+         + r")\s*(?::[^=]*)?=>\s*\{(?!\s*[\w$]+\??\s*:)[^{}]*\}\s*,?\s*$", "method", "any",
+         "func", inner=True),
 )
 
 
