@@ -152,6 +152,42 @@ def test_commit_trailers_and_converted_histories_say_no_task_words():
     assert "reviewer" in kinds(parse_task("Cc list: notify the reviewer when a build fails"))
 
 
+def test_a_pasted_git_log_and_commit_ids_say_no_task_words():
+    """A squash merge's message holds `git log` of the commits it squashed: the commit, author
+    and date lines, whose hashes' letter runs (`edbfe`, `dfab`) were read as words. A commit id
+    or an address elsewhere (`since 9017ca5`, `at 0x7f3a9b2c10`) is no word either; a word made
+    only of hex letters (`deadbeef`, `faced`) and a path whose folder is a hash stay."""
+    log = ("commit 8edbfe3bfc3fd2ac86fac069bc112d8d7a5d2ffd\n"
+           "Merge: 9017ca5 5b4c455\n"
+           "Author: longbai <slongbai@gmail.com>\n"
+           "Date:   Wed Feb 25 16:54:21 2015 +0800\n\n"
+           "    request create from byte range\n\n"
+           "commit dfab0792453cbf5807718c84f54f6e63de3678ce (HEAD -> main, origin/main)\n"
+           "Author: longbai <slongbai@gmail.com>\n"
+           "Date:   Wed Feb 25 11:32:02 2015 +0800\n\n"
+           "    remove duplicated code\n")
+    q = parse_task("Squashed commit of the following:\n\n" + log)
+    said = {"request", "create", "byte", "range", "remove", "duplicated", "code"}
+    assert {"request", "byte", "range", "duplicated"} <= set(kinds(q)) <= said, kinds(q)
+    assert not {"commit", "author", "date", "longbai", "edbfe", "dfab", "squashed"} & set(kinds(q))
+    k = kinds(parse_task("Regression since 9017ca5: <Parser object at 0x7f3a9b2c10> loses "
+                         "deadbeef frames; see 5b4c4553/faced.py"))
+    assert {"regression", "parser", "deadbeef", "frames", "5b4c4553/faced.py"} <= set(k), k
+    assert not {"ca", "fa", "b", "c"} & set(k)
+
+
+def test_an_acronym_s_plural_is_a_word_and_an_acronym_ending_in_s_is_whole():
+    """`APIs` and `URLs` are plural words (api, url), not identifiers split as `AP`+`Is`; and
+    `HTTPS`, `DNS`, `TLS`, `CORS` are no plurals: they had lost their S, and the three-letter
+    ones the word itself (`dn`, `tl` are too short to search)."""
+    q = parse_task("CORS preflight fails over HTTPS; the DNS lookup and the TLS handshake of "
+                   "the APIs and URLs")
+    words = {c.text: c for c in q.keywords}
+    assert {"cors", "https", "dns", "tls", "api", "url"} <= set(words), words
+    assert words["api"].kind == words["url"].kind == "word"
+    assert words["dns"].terms == ("dns",) and words["tls"].terms == ("tls",)
+
+
 def test_a_pasted_environment_report_says_no_task_words():
     """`pip list` rows (with a local version's `+g95b8e1a.dirty` and an editable install's
     location) and the plugin lines of pytest's header name the reporter's machine, not the

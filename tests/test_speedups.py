@@ -87,6 +87,7 @@ def test_real_source_files_count_alike(c):
         "emoji 😀token😀Token tokens",  # 4-byte kind
         "lone \udcff surrogate\udcffhere",  # what surrogateescape decoding leaves
         "fooFoo fooFoo fooFoo",  # a run whose terms repeat within it
+        "allowedURLs getAPIsList userIDs2 URLs2x UIsettings ABs Ss SSs URLsMap",  # plurals
         "token " * 50 + "Token " * 3 + "getToken " * 9,  # counts across runs, some over the cap
         "x" * 100_000,  # one long run (over 80 characters: no terms)
         "a1 " * 20_000,  # many distinct-looking but equal runs
@@ -98,7 +99,7 @@ def test_awkward_texts_count_alike(c, text):
     _same(c, text)
 
 
-_ALPHABET = "aAbBzZ09_$ -.\n\t(){}\u00e9\u0142\U0001f600\udcff"
+_ALPHABET = "aAbBsSzZ09_$ -.\n\t(){}\u00e9\u0142\U0001f600\udcff"
 
 
 @needs_c

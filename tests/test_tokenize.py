@@ -39,6 +39,18 @@ def test_identifier_terms_keep_the_whole():
     assert identifier_terms("token") == ["token"]
 
 
+def test_an_acronym_s_plural_in_a_name_is_the_acronym():
+    """`allowedURLs`, `userIDs`: the acronym and its plural's `s` (too short to be a term), as
+    a task's "URLs" is the word url; not `UR` + `Ls`. An acronym before a capitalised word
+    (`HTTPServer`), and a lower-case word after one (`UIsettings`), split as before."""
+    assert identifier_terms("allowedURLs") == ["allowed", "url", "allowedurls"]
+    assert identifier_terms("getAPIsList") == ["api", "list", "getapislist"]
+    assert identifier_terms("userIDs") == ["user", "id", "userids"]
+    assert identifier_terms("HTTPServer") == ["http", "server", "httpserver"]
+    assert split_identifier("UIsettings") == ["u", "isettings"]
+    assert term_counts("allowedURLs = parseURL(url)")["url"] == 3
+
+
 def test_path_terms_split_folders_and_name():
     """Paths contribute folder and file-name terms, without the extension."""
     assert path_terms("src/auth/jwt-utils.ts") == ["src", "auth", "jwt", "utils", "jwtutils"]

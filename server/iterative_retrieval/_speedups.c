@@ -700,7 +700,8 @@ name_terms(PyObject *list, const char *name, Py_ssize_t n)
     char whole[1100];
     Py_ssize_t wn = 0, nparts = 0, i = 0;
     while (i < n) {
-        /* _PARTS_RE: (?:[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+)[0-9]*|[0-9]+ */
+        /* _PARTS_RE: (?:[A-Z]{2,}(?=s(?![a-z]))|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+)
+           [0-9]*|[0-9]+ */
         char c = name[i];
         Py_ssize_t j;
         if (IS_UPPER(c)) {
@@ -708,7 +709,10 @@ name_terms(PyObject *list, const char *name, Py_ssize_t n)
             while (u < n && IS_UPPER(name[u])) {
                 u++;
             }
-            if (u - i >= 2 && u < n && IS_LOWER(name[u])) {
+            if (u - i >= 2 && u < n && name[u] == 's' && (u + 1 >= n || !IS_LOWER(name[u + 1]))) {
+                j = u; /* an acronym before its plural's s: URL|s */
+            }
+            else if (u - i >= 2 && u < n && IS_LOWER(name[u])) {
                 j = u - 1; /* an acronym before a capitalised word: HTTP|Server */
             }
             else if (u - i == 1 && u < n && IS_LOWER(name[u])) {

@@ -19,10 +19,11 @@ and the template's first heading was read as the task's title. Removed here are
   decoration: emoji shortcodes (`:bug:`, which gitmoji titles commits with; `:white_check_mark:`
   read as an identifier) and pasted images (`![image](…)`, `<img alt="Screenshot" …>`);
 - e-mail addresses (read as dotted names) and a mail reply's `On … wrote:` line;
-- a commit's trailers and a converted history's marks, a terminal's colours, Rust's panic
-  boilerplate, pip's output, an interpreter's banner atop a pasted session (Python's,
-  IPython's) and its look at a package's `__version__`, and HTML comments (`_NOISE_RES`,
-  `_ANSI_RE`).
+- a commit's trailers and a converted history's marks, a pasted `git log`'s commit, author
+  and date lines, commit ids and addresses (`8edbfe3…`, `0x7f3a9b2c`), a terminal's colours,
+  Rust's panic boilerplate, pip's output, an interpreter's banner atop a pasted session
+  (Python's, IPython's) and its look at a package's `__version__`, and HTML comments
+  (`_NOISE_RES`, `_ANSI_RE`).
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
 every line of the reporter's own. query.py reads what is left.
@@ -195,6 +196,13 @@ _NOISE_RES = (
                r"Reported-by|Suggested-by|Helped-by|Approved-by|Cc|Change-Id|Reviewed-on|"
                r"git-svn-id)[ \t]*:.*$", re.M | re.I),
     re.compile(r"^--HG--[ \t]*$(?:\n[ \t]*[\w-]+ : .*$)*", re.M),
+    # a pasted `git log` (what a squash merge's message holds): its commit, author and date
+    # lines; and a commit id, object id or address anywhere (`8edbfe3…`, `0x7f3a9b2c`), whose
+    # letter runs (`edbfe`) are no words. Only at a token's start: linear over a hex dump
+    re.compile(r"^[ \t]*(?:commit [0-9a-f]{7,40}\b.*|(?:Author|AuthorDate|Commit|CommitDate|Date"
+               r"|Merge):[ \t].*|Squashed commit of the following:[ \t]*)$", re.M),
+    re.compile(r"(?<![\w./#-])(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}"
+               r"(?![\w/-]|\.\w)"),
     re.compile(r"\[(?:svn|skip ci|ci skip|no ci|skip actions|actions skip)\]", re.I),
 )
 

@@ -203,6 +203,8 @@ def looks_like_identifier(tok: str) -> bool:
         return all(p for p in base.split("."))
     if "_" in base.strip("_"):
         return True
+    if base[-1:] == "s" and base[:-1].isupper() and len(base) > 2:
+        return False  # an acronym's plural (APIs, URLs, IDs) is a word
     if re.search(r"[a-z][A-Z]", base) or re.search(r"[A-Z]{2,}[a-z]", base):
         return True
     return tok.endswith("()")
@@ -319,8 +321,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         # or conjunction names the operation, as the code does (Dataset.rename)
         named = w in _OPERATION_VERBS and _naming(words_text[prev_end:m.start()], prev)
         prev_end, prev = m.end(), w
-        if w.endswith("s") and m.group()[:-1].isupper():
-            w = w[:-1]  # APIs -> api
+        if m.group()[-1] == "s" and m.group()[:-1].isupper():
+            w = w[:-1]  # APIs -> api; not HTTPS, DNS, TLS, CORS (acronyms ending in S)
         elif "'" in w and w not in ENGLISH_STOP:  # there's -> there, user's -> user; isn't is stop
             w = "" if w.endswith("n't") else w.split("'", 1)[0]
         if len(w) < 3 or w in ENGLISH_STOP or looks_like_identifier(m.group()):

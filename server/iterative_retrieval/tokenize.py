@@ -32,7 +32,10 @@ from typing import TypeVar
 IDENT_RE = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|(?<![0-9])[0-9]++[A-Za-z_][A-Za-z0-9_]*")
 # The parts of a name: camelCase / PascalCase / ACRONYMWord boundaries, a digit run glued to the
 # word before it (v2, utf8, sha256), a digit run alone. The one splitter of this module.
-_PARTS_RE = re.compile(r"(?:[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+)[0-9]*|[0-9]+")
+_PARTS_RE = re.compile(r"(?:[A-Z]{2,}(?=s(?![a-z]))|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+)"
+                       r"[0-9]*|[0-9]+")
+"""A name's parts: words and acronyms (HTTP|Server), an acronym's plural as the acronym and its
+`s` (allowed|URL|s, user|ID|s: not UR|Ls, I|Ds), which is too short to be a term."""
 _SEP_RE = re.compile(r"[_$\-.]+")
 
 MIN_PART = 2

@@ -45,11 +45,12 @@ from .reads import IndexReads, pack_outline
 
 log = logging.getLogger("iterative_retrieval.index")
 
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 """The index format: each has a file of its own (index/versions.py), and a file that holds another
-is rebuilt. 13: a browserify or webpack bundle is skipped as `generated` (by its prelude), which
-an earlier index outlines as source, and an object literal's one-line arrow members (`onData:
-(c) => { push(c) },`) are definitions; 12: an anonymous JavaScript class (`export default class
+is rebuilt. 14: an acronym's plural in a name is the acronym (`allowedURLs`: allowed, url; was
+UR, Ls); 13: a browserify or webpack bundle is skipped as `generated` (by its prelude), which an
+earlier index outlines as source, and an object literal's one-line arrow members (`onData: (c)
+=> { push(c) },`) are definitions; 12: an anonymous JavaScript class (`export default class
 extends Controller`) is the module's `default`, not a class named `extends`, and an object
 literal's one-line methods (`onError(err) { log(err) },`) are definitions; 11: a JavaScript
 template literal nested in another's `${…}` no longer ends the outer one (the rest of the file
