@@ -174,6 +174,10 @@ def test_a_pasted_git_log_and_commit_ids_say_no_task_words():
                          "deadbeef frames; see 5b4c4553/faced.py"))
     assert {"regression", "parser", "deadbeef", "frames", "5b4c4553/faced.py"} <= set(k), k
     assert not {"ca", "fa", "b", "c"} & set(k)
+    # a sentence that starts like a log's line is the reporter's
+    k = kinds(parse_task("commit 9017ca5 broke the tokenizer\nAuthor: the plugin's author field "
+                         "is ignored\nDate: parsing drops the timezone"))
+    assert {"broke", "tokenizer", "plugin", "field", "parsing", "timezone"} <= set(k), k
 
 
 def test_an_acronym_s_plural_is_a_word_and_an_acronym_ending_in_s_is_whole():
@@ -633,7 +637,13 @@ def test_a_huge_one_line_paste_is_read_in_linear_time():
                  "at " + dotted + "b(" + frames, dotted + " on line 3" + frames,
                  "file " + dotted + frames, "x@" * 60_000 + frames, "@" * 100_000 + frames,
                  "[e.g. " * 30_000 + frames,
-                 "pkg 1" + ".1" * 30_000 + "+g" * 30_000 + " x y z w\n" + frames):
+                 "pkg 1" + ".1" * 30_000 + "+g" * 30_000 + " x y z w\n" + frames,
+                 # a heading, an environment line and a template's line padded with spaces:
+                 # the text, its trailing marks and the line's end shared the run (cubic: 210 s
+                 # for 6,000 spaces after `# a`), and a long word's every letter began a phrase
+                 "# a" + " " * 60_000 + "x\n" + frames, "**a**" + " " * 60_000 + "x\n" + frames,
+                 "OS" + " " * 60_000 + ": " + "x" * 100 + "\n" + frames,
+                 "  " + " " * 60_000 + "x\n" + frames, "a" * 3_900 + "\n" + frames):
         start = time.perf_counter()
         q = parse_task(task)
         assert time.perf_counter() - start < 15.0

@@ -26,7 +26,8 @@ W_PHRASE, MAX_PHRASES = 1.0, 12
 """Two or three words in a row, searched as one name: as much as a word, where a file says it
 (a phrase is evidence for the files that name it, never a shortfall of those that do not:
 evaluate.py leaves it out of the task's mass)."""
-_PHRASE_RUN_RE = re.compile(r"[A-Za-z]+(?: +[A-Za-z]+)+")
+_PHRASE_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]++(?: ++[A-Za-z]++)+")
+"""Only from a word's start: from inside a long word it scanned the rest again (quadratic)."""
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
 W_GENERIC, MAX_GENERIC = 0.6, 6
 """The task's generic words (verbs, issue vocabulary), searched only when nothing else matched."""
