@@ -76,6 +76,24 @@ def test_a_copy_of_a_library_s_release_is_no_project_file(tmp_path):
     assert not Scope(check_root(tmp_path)).admits("pkg/static/jquery-3.5.1.js")
 
 
+def test_xcode_s_project_files_are_no_project_text(tmp_path):
+    """Xcode writes `project.pbxproj` (every file of the project by name), schemes and each
+    user's state: none is indexed. The project's Swift sources, its `Package.swift` and an
+    `Info.plist` are."""
+    files = {
+        "Alamofire.xcodeproj/project.pbxproj": "/* Response.swift in Sources */",
+        "Alamofire.xcodeproj/xcshareddata/xcschemes/Alamofire iOS.xcscheme": "<Scheme/>",
+        "Alamofire.xcworkspace/contents.xcworkspacedata": "<Workspace/>",
+        "Alamofire.xcodeproj/xcuserdata/me.xcuserdatad/xcschemes/xcschememanagement.plist": "x",
+        "Alamofire.xcworkspace/xcuserdata/me.xcuserdatad/UserInterfaceState.xcuserstate": "x",
+        "Source/Response.swift": "public struct Response {}", "Package.swift": "// swift",
+        "Source/Info.plist": "<plist/>",
+    }
+    make_repo(tmp_path, files)
+    got = rels(tmp_path)
+    assert set(got) == {"Source/Response.swift", "Package.swift", "Source/Info.plist"}, got
+
+
 def test_git_untracked_files_count(tmp_path):
     """In a git repo, untracked files that are not ignored are in scope."""
     make_repo(tmp_path, {"a.py": "x"})

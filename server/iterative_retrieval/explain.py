@@ -101,7 +101,8 @@ def explanation(engine: Engine, result: RetrievalResult, root: Path,
                   "link target or content)")
     elif is_default_excluded(rel):
         reason = ("not indexed: a default exclude (tool and dependency folders, build output, "
-                  "lock, minified, generated and binary files, copies of a library's release "
+                  "lock, minified, generated and binary files, IDE project files such as "
+                  "Xcode's project.pbxproj, copies of a library's release "
                   "such as jquery-3.5.1.js)")
     elif not engine.scope(root).admits(rel):
         reason = ("not indexed: excluded by the project's .iterative-retrieval-ignore or the "
