@@ -269,6 +269,13 @@ def test_the_same_task_gives_the_same_answer_whatever_the_hash_seed(tmp_path):
     assert any("imports" in r for _, _, r, _ in outs[0])
 
 
+def explain_json(root, cache, path: str, task: str) -> dict:
+    """`explain PATH TASK --json` on one root, as a user runs it."""
+    res = run("explain", path, task, "--root", str(root), "--cache-dir", str(cache), "--json", "-q")
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
 def test_explain_says_which_rule_keeps_a_file_out(tmp_path):
     """A vendored copy of a library's release and a file the project's ignore file names are
     not indexed, each for its own reason."""
@@ -279,10 +286,7 @@ def test_explain_says_which_rule_keeps_a_file_out(tmp_path):
         ".iterative-retrieval-ignore": "gen/\n",
     })
     def explain(path: str) -> dict:
-        res = run("explain", path, "jQuery selector schema", "--root", str(root),
-                  "--cache-dir", str(tmp_path / "c"), "--json", "-q")
-        assert res.returncode == 0, res.stderr
-        return json.loads(res.stdout)
+        return explain_json(root, tmp_path / "c", path, "jQuery selector schema")
 
     vendored = explain("pkg/static/jquery-3.5.1.js")
     assert vendored["band"] == "irrelevant" and "copies of a library's release" in vendored["reason"]
@@ -303,10 +307,7 @@ def test_explain_says_why_a_file_is_stored_unread(tmp_path):
     })
 
     def explain(path: str) -> dict:
-        res = run("explain", path, "acquireConnection leaks the pool", "--root", str(root),
-                  "--cache-dir", str(tmp_path / "c"), "--json", "-q")
-        assert res.returncode == 0, res.stderr
-        return json.loads(res.stdout)
+        return explain_json(root, tmp_path / "c", path, "acquireConnection leaks the pool")
 
     bundle = explain("browser/bundle.js")
     assert bundle["rank"] is None and bundle["reason"].startswith("not indexed: a generated file")

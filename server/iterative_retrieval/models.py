@@ -392,8 +392,7 @@ class IndexStats:
     unchanged: int
     removed: int
     skipped: dict[str, int]
-    """reason → count: binary, too_large, unreadable, undecodable, secret,
-    generated, undecodable_name."""
+    """reason → count: index.parse.SKIPPED_WHY's reasons and index.parse.BAD_NAME's."""
     seconds: float
 
     def to_dict(self) -> RefreshJson:

@@ -45,10 +45,10 @@ EXCLUDED_SUFFIXES = tuple(
     .onnx .pt .h5 .egg-info .pbxproj .xcscheme .xcworkspacedata .xcuserstate
     """.split()
 )
-"""…and Xcode's project files (`project.pbxproj`, schemes), which the IDE writes: they list
-every file of the project by name, so they matched a task's words as often as the code did
-(a fresh draw had one in the top 5 of 8 of its 30 Swift tasks), and no task edits them by
-hand."""
+"""Lock files, minified and generated code, binaries and data; and Xcode's project files
+(`project.pbxproj`, schemes), which the IDE writes: they list every file of the project by
+name, so they matched a task's words as often as the code did (a fresh draw had one in the top
+5 of 8 of its 30 Swift tasks), and no task edits them by hand."""
 
 SECRET_NAMES = frozenset(
     """

@@ -2,6 +2,7 @@
 
 - `classify`: what kind of file a path is (source, test, doc, example, config, tool);
 - `parse`: reading one file into the rows the store writes (decode, outline, terms);
+- `generated`: whether a file's content says a tool wrote it (a bundle, a generator's banner);
 - `workers`: parsing many files in a pool of worker processes;
 - `store`: the SQLite database: opening, schema, refresh, writes (`Index`);
 - `reads`: the file list, the fielded search, definitions and outlines, memoised.
