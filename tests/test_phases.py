@@ -896,6 +896,31 @@ def test_a_module_the_reporter_names_by_its_dotted_path_is_the_task_s_scope(tmp_
     assert "scope" not in " ".join(f.reason for f in plain.files)
 
 
+def test_a_module_named_by_its_namespaces_is_the_task_s_scope(tmp_path):
+    """"Add :cache option to Plug.Static" is about lib/plug/static.ex, though a key generator
+    says cache and option more; Plug.CSRFProtection is csrf_protection.ex."""
+    files = {
+        "lib/plug/static.ex": (
+            "defmodule Plug.Static do\n  @moduledoc \"Serves static assets.\"\n"
+            "  def init(opts), do: opts\n  def call(conn, opts), do: serve(conn, opts)\nend\n"),
+        "lib/plug/crypto/key_generator.ex": (
+            "defmodule Plug.Crypto.KeyGenerator do\n  # the cache option: cache derived keys\n"
+            "  def generate(secret, salt, opts) do\n    cache = Keyword.get(opts, :cache)\n"
+            "    with_cache(cache, secret, salt)\n  end\n"
+            "  def with_cache(cache, secret, salt), do: {cache, secret, salt}\nend\n"),
+        "lib/plug/csrf_protection.ex": (
+            "defmodule Plug.CSRFProtection do\n  def call(conn, _opts), do: conn\nend\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Add :cache option to Plug.Static")
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "lib/plug/static.ex", reasons
+    assert "the task's scope plug/static" in reasons["lib/plug/static.ex"], reasons
+    res = eng.retrieve("Plug.CSRFProtection rejects a valid token")
+    assert res.files[0].path == "lib/plug/csrf_protection.ex", [f.path for f in res.files]
+
+
 def test_a_commit_s_dotted_scope_that_names_no_module_is_still_its_scope(tmp_path):
     """`fix(socket.io): …` reads like a module's dotted path, but names the package folder
     socket.io, as any commit scope would."""

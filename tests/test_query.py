@@ -745,3 +745,26 @@ def test_a_module_s_dotted_path_in_the_reporter_s_words_is_a_scope():
                    "self.args and setup.py are fine.\n\n```python\nfrom sympy.abc import x\n```")
     scopes = [c.text for c in q.keywords if c.kind == "scope"]
     assert scopes == ["(sympy/core/mul)", "(printing/pretty)"], scopes
+
+
+def test_a_module_named_by_its_capitalized_namespaces_is_a_scope():
+    """Elixir's `Plug.Static` and Ruby's `Net::HTTP` live in plug/static.ex and net/http.rb; a
+    namespace part is a file name in snake case (`CSRFProtection`: csrf_protection), and a
+    function after them (`Plug.Conn.send_resp/3`) is no part of the module."""
+    q = parse_task("Add :cache to Plug.Static, call Net::HTTP.start from Plug.CSRFProtection "
+                   "and Plug.Conn.send_resp/3; Conn.put and E.g. are no modules")
+    scopes = [c.text for c in q.keywords if c.kind == "scope"]
+    assert scopes == ["(plug/static)", "(net/http)", "(plug/csrf_protection)", "(plug/conn)"], \
+        scopes
+    assert "send_resp" in kinds(q)
+
+
+def test_dotted_names_a_slash_joins_are_names_not_a_path():
+    """`Conn.async_assign/Conn.await_assign` (two functions), `Plug.Conn.send_resp/3` (Elixir's
+    name/arity): names, read as identifiers; a path whose last part has an extension is still a
+    path."""
+    k = kinds(parse_task("Fix documentation in Conn.async_assign/Conn.await_assign and "
+                         "Plug.Conn.send_resp/3, not in lib/plug/conn.ex"))
+    assert k.get("async_assign") == k.get("await_assign") == k.get("send_resp") == "identifier", k
+    assert not any(t.startswith("Conn.") and v == "path" for t, v in k.items()), k
+    assert k.get("lib/plug/conn.ex") == "path", k

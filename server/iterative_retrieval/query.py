@@ -506,9 +506,23 @@ def _posix_path(m: re.Match) -> str:
 
 
 def _path_words(m: re.Match) -> str:
-    """`slice/array`, `uri/query`: two words with a slash may be a path, and are words too."""
+    """`slice/array`, `uri/query`: two words with a slash may be a path, and are words too;
+    names a slash joins (`Conn.fetch/Conn.halt`) are names."""
     p = m.group(1)
-    return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) else " "
+    return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) or _joined_names(p) \
+        else " "
+
+
+def _joined_names(p: str) -> bool:
+    """`Conn.async_assign/Conn.await_assign`, `Plug.Conn.send_resp/3` (Elixir's and Erlang's
+    name/arity): dotted names a slash joins, no path. Every part but an arity has a dot, and
+    what follows the last one is no file extension."""
+    segs = p.strip("/").split("/")
+    if len(segs) < 2:
+        return False
+    if segs[-1].isdigit():
+        segs.pop()
+    return all("." in s for s in segs) and segs[-1].rsplit(".", 1)[1].lower() not in _FILE_EXTS
 
 
 def _strip_noise(text: str) -> str:
@@ -527,6 +541,11 @@ def _ident_concept(ident: str, weight: float) -> Concept:
 _FILE_EXTS = frozenset(_NAME_EXTS.split("|")) | {"txt", "lock", "log", "csv", "xml", "exe"}
 _MODULE_RE = re.compile(
     r"(?<![\w./\\-])([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+)(?:\.[A-Za-z_]\w*)*(?!\w)")
+_NAMESPACE_RE = re.compile(r"(?<![\w./\\:-])([A-Z][A-Za-z0-9]*(?:(?:\.|::)[A-Z][A-Za-z0-9]*)+)"
+                           r"(?![\w:]|\.[A-Z])")
+"""`Plug.Static`, `Plug.Session.COOKIE`, `Net::HTTP`: a module named by its capitalized
+namespaces (Elixir, Ruby), which live in `plug/static.ex`, `net/http.rb`."""
+_WORD_IN_NAME_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+[0-9]*")
 
 
 def _module_paths(text: str) -> list[str]:
@@ -540,6 +559,14 @@ def _module_paths(text: str) -> list[str]:
             continue
         if m.group(1) not in out:
             out.append(m.group(1))
+    for m in _NAMESPACE_RE.finditer(text):
+        parts = re.split(r"\.|::", m.group(1))
+        if parts[0].lower() in CODE_STOP or min(map(len, parts)) < 2:
+            continue
+        # as the file is named: `CSRFProtection` in csrf_protection.ex
+        mod = ".".join("_".join(_WORD_IN_NAME_RE.findall(p)).lower() for p in parts)
+        if mod not in out:
+            out.append(mod)
     return out
 
 
@@ -646,6 +673,8 @@ def _paths(text: str) -> list[str]:
                 max(map(len, p.split("/"))) <= 1 or p.endswith("/s")):
             continue  # N/A, I/O, w/o; file/s, Version/s
         if p.count("/") == 0 and not _CODE_EXT.search(p) and "." not in p:
+            continue
+        if _joined_names(p):
             continue
         if "/" not in p and p.count(".") > 1 and p.endswith((".py", ".pyi")):
             # a Python module has no dots in its name: `sympy.core.mul.py` is its dotted path

@@ -73,9 +73,7 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     if concept.kind == "scope" and "/" in concept.text:
         # a module's path (query._module_paths; a commit's scopes never hold a slash, so
         # `fix(socket.io)` is matched below): its file, or its package's entry
-        module = concept.text.strip("()")
-        hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
-        return {fid: SCOPE_HIT for fid in hits}
+        return {fid: SCOPE_HIT for fid in _module_files(index, concept.text.strip("()"), cache)}
     if concept.kind == "scope":
         memo = index.derived("scope")
         keys = memo.get("path_keys")
@@ -104,6 +102,15 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
             if score > out.get(fid, 0.0):
                 out[fid] = score
     return out
+
+
+def _module_files(index: Index, module: str, cache: SearchCache) -> list[int]:
+    """A module's file, or its package's entry; `plug/csrf_protection` (Plug.CSRFProtection)
+    may be named CSRFProtection.cs as well."""
+    hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
+    if not hits and "_" in module:
+        hits = cache.path_matches(index, module.replace("_", ""))
+    return hits
 
 
 def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
