@@ -629,6 +629,44 @@ def test_a_module_path_without_its_extension_names_its_file(tmp_path):
     assert path_matches("jinja2/deb", paths) == [] and path_matches("debug", paths) == []
 
 
+def test_a_module_path_written_as_its_code_names_it_names_its_snake_case_file(tmp_path):
+    """RuboCop's `Style/PercentLiteralDelimiters` is cop/style/percent_literal_delimiters.rb, and
+    `RuboCop::ConfigLoader` rubocop/config_loader.rb: the file comes first, though a mixin says
+    delimiters and the loader's words more."""
+    from iterative_retrieval.search import path_matches
+
+    files = {
+        "lib/rubocop/cop/style/percent_literal_delimiters.rb": (
+            "module RuboCop\n  module Cop\n    module Style\n"
+            "      class PercentLiteralDelimiters < Base\n        def on_str(node)\n"
+            "          check(node)\n        end\n      end\n    end\n  end\nend\n"),
+        "lib/rubocop/cop/mixin/preferred_delimiters.rb": (
+            "module RuboCop\n  # invalid characters in the delimiters: the preferred delimiters\n"
+            "  class PreferredDelimiters\n    def delimiters(invalid_characters)\n"
+            "      invalid_characters\n    end\n  end\nend\n"),
+        "lib/rubocop/config_loader.rb": (
+            "module RuboCop\n  class ConfigLoader\n    def self.load_file(path)\n"
+            "      path\n    end\n  end\nend\n"),
+        "lib/rubocop/config_finder.rb": (
+            "module RuboCop\n  # the project root, restored; deprecated as the loader's\n"
+            "  class ConfigFinder\n    def self.project_root\n      @project_root\n"
+            "    end\n  end\nend\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Handle invalid characters in Style/PercentLiteralDelimiters")
+    assert res.files[0].path == "lib/rubocop/cop/style/percent_literal_delimiters.rb", \
+        [(f.path, f.reason) for f in res.files]
+    res = eng.retrieve("Restore `RuboCop::ConfigLoader.project_root` as deprecated")
+    assert res.files[0].path == "lib/rubocop/config_loader.rb", \
+        [(f.path, f.reason) for f in res.files]
+    paths = {"lib/rubocop/cop/style/percent_literal_delimiters.rb": 1, "lib/rubocop/cop.rb": 2,
+             "src/Polly/Retry/RetryHelper.cs": 3}
+    assert path_matches("style/percentliteraldelimiters", paths) == [1]
+    assert path_matches("polly/retry/retry_helper", paths) == [3]
+    assert path_matches("rubo_cop/cop", paths) == [2]
+
+
 def test_an_issue_pasted_in_its_template_finds_what_the_bare_issue_finds(tmp_path):
     """GitHub's default bug template says describe, reproduce, expected behavior, screenshots,
     browser, desktop, context: a workspace whose files say those words does not pull them

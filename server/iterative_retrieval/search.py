@@ -73,7 +73,9 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     if concept.kind == "scope" and "/" in concept.text:
         # a module's path (query._module_paths; a commit's scopes never hold a slash, so
         # `fix(socket.io)` is matched below): its file, or its package's entry
-        return {fid: SCOPE_HIT for fid in _module_files(index, concept.text.strip("()"), cache)}
+        module = concept.text.strip("()")
+        hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
+        return {fid: SCOPE_HIT for fid in hits}
     if concept.kind == "scope":
         memo = index.derived("scope")
         keys = memo.get("path_keys")
@@ -104,13 +106,6 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     return out
 
 
-def _module_files(index: Index, module: str, cache: SearchCache) -> list[int]:
-    """A module's file, or its package's entry; `plug/csrf_protection` (Plug.CSRFProtection)
-    may be named CSRFProtection.cs as well."""
-    hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
-    if not hits and "_" in module:
-        hits = cache.path_matches(index, module.replace("_", ""))
-    return hits
 
 
 def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
@@ -172,6 +167,13 @@ def path_matches(
         # a module's path without its extension (`jinja2/debug`, `src/utils/format`)
         hits = [fid for rel, low, fid in lowered
                 if "." in low.rsplit("/", 1)[-1] and _stem_is(low, p)]
+        if hits:
+            return hits
+        # …or named as its code names it: `Style/PercentLiteralDelimiters` (RuboCop's cops),
+        # `RuboCop::ConfigLoader`, in rubocop/cop/style/percent_literal_delimiters.rb
+        bare = p.replace("_", "")
+        hits = [fid for rel, low, fid in lowered
+                if "." in low.rsplit("/", 1)[-1] and _stem_is(low.replace("_", ""), bare)]
         if hits:
             return hits
     # a frame from another machine: /home/me/proj/src/a.py → try shorter suffixes
