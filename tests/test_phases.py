@@ -975,3 +975,71 @@ def test_a_commit_s_dotted_scope_that_names_no_module_is_still_its_scope(tmp_pat
     reasons = {f.path: f.reason for f in res.files}
     assert "the task's scope socket.io" in reasons.get("packages/socket.io/lib/socket.js", ""), \
         reasons
+
+
+def test_a_capitalized_name_inside_a_sentence_is_the_definition_the_code_gives_it(tmp_path):
+    """"…to Component in the constructor": preact's Component is defined in one small file, and
+    the recycler says component and constructor far more often.
+    Capitalized at a sentence's start, in a Title Case line, or as a folder's (the project's)
+    name, a word is only a word."""
+    files = {
+        "src/component.js": (
+            "import { extend } from './util';\n\n"
+            "export default function Component(props, context) {\n"
+            "\tthis._dirty = true;\n\tthis.context = context;\n\tthis.props = props;\n"
+            "\tthis.state = {};\n}\n\nextend(Component.prototype, {\n"
+            "\tsetState(state) { extend(this.state, state); },\n});\n"),
+        "src/vdom/build.js": (
+            "// builds the DOM for a component: properties of each node, no shape mutation\n"
+            "export function build(dom, vnode) {\n"
+            "\t// the component's properties are copied: mutation of the shape is slow\n"
+            "\tlet properties = vnode.properties, component = vnode.component;\n"
+            "\tif (component) return renderComponent(component, properties);\n"
+            "\treturn setProperties(dom, properties);\n}\n"
+            "export function setProperties(dom, properties) {\n"
+            "\tfor (let name in properties) dom[name] = properties[name];\n}\n"),
+        "src/vdom/recycler.js": (
+            "// a recycled component keeps its constructor: components by constructor name\n"
+            "const components = {};\n"
+            "export function collectComponent(component) {\n"
+            "\tlet name = component.constructor.name;\n"
+            "\t(components[name] || (components[name] = [])).push(component);\n}\n"
+            "export function createComponent(ctor, props) {\n"
+            "\tlet list = components[ctor.name];\n"
+            "\treturn list && list.length ? list.pop() : new ctor(props);\n}\n"),
+        "src/util.js": "export function extend(obj, props) {\n"
+                       "\tfor (let i in props) obj[i] = props[i];\n\treturn obj;\n}\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Avoid shape mutation by adding ref properties to Component in the "
+                       "constructor")
+    paths = [f.path for f in res.files]
+    # the renderer says four of the task's words and stays first; the file defining Component
+    # comes before the one that says component and constructor most
+    assert "src/component.js" in paths, [(f.path, f.reason) for f in res.files]
+    assert paths.index("src/component.js") < paths.index("src/vdom/recycler.js"), paths
+    assert "defines `Component`" in res.files[paths.index("src/component.js")].reason
+
+
+def test_capitalized_words_that_are_names_not_sentence_starts_or_title_case():
+    from iterative_retrieval.query import defined_capitalized
+
+    q = parse_task("Avoid shape mutation by adding refs to Component in the constructor. "
+                   "Session handling is untouched")
+    assert q.capitalized == ("Component",)
+    assert parse_task("Declaring That a Logger Can Throw an Exception").capitalized == ()
+    q = parse_task("By default Flask will answer OPTIONS requests, see the Headers class")
+    assert q.capitalized == ("Flask", "Headers")
+
+    def kinds(query):
+        return {c.text: c.kind for c in query.keywords if c.text.lower() in ("flask", "headers")}
+
+    defined = {"Flask": 1, "Headers": 1, "flask": 0}
+    promoted = defined_capitalized(q, lambda n: defined.get(n, 0), lambda: frozenset({"flask"}))
+    # Flask names the project's folder: a word still; Headers is the one class that has it
+    assert kinds(promoted) == {"flask": "word", "Headers": "identifier"}
+    # a name many files define, or none, is no telling name
+    many = defined_capitalized(q, lambda n: 9, frozenset)
+    none = defined_capitalized(q, lambda n: 0, frozenset)
+    assert kinds(many) == kinds(none) == {"flask": "word", "headers": "word"}

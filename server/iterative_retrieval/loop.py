@@ -18,11 +18,11 @@ from dataclasses import replace
 from .dispatch import admitter, dispatch
 from .evaluate import evaluate
 from .models import Candidate, CycleTrace, Evaluation, Query
-from .query import said_phrases, unknown_identifiers_as_words
+from .query import defined_capitalized, said_phrases, unknown_identifiers_as_words
 from .refine import HIGH, find_gaps, focus_areas, refine
 from .relevance import Roles, assign, ranked
 from .run import Cancelled, Report, Run
-from .search import concept_hits
+from .search import concept_hits, folder_names
 
 __all__ = ["Cancelled", "Report", "run_loop"]
 
@@ -45,7 +45,12 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     def known(term: str) -> bool:
         return bool(run.search.search(run.index, term))
 
+    def definers(name: str) -> int:
+        defs = run.index.definitions([name.lower()]).get(name.lower(), ())
+        return len({fid for fid, sym in defs if sym.name == name})
+
     query = said_phrases(unknown_identifiers_as_words(query, known), known)
+    query = defined_capitalized(query, definers, lambda: folder_names(run.index))
     if query.keywords != run.task_concepts:
         run = replace(run, task_concepts=query.keywords)
     for cycle in range(1, max_cycles + 1):

@@ -159,6 +159,9 @@ class Query:
     """User-given include globs: candidates must match one of them."""
     fallback: tuple[Concept, ...] = ()
     """The task's generic words (`fix`, `add`, `work`): its keywords when nothing else matches."""
+    capitalized: tuple[str, ...] = ()
+    """The task's capitalized words inside a sentence (`adding refs to Component in`): names,
+    if the code defines them so (query.defined_capitalized)."""
 
     def to_dict(self) -> TraceQueryJson:
         return {

@@ -167,6 +167,9 @@ _NOT_COMPONENTS = frozenset(
 # `NoMethodError: …`, `System.NullReferenceException: …`, `panic: …` open an error report: what
 # was raised, not the component a fix is in
 _RAISED_RE = re.compile(r"(Error|Exception|Warning|Exit|Interrupt|Fault)$|^(panic|fatal|thread)$")
+_CAPITALIZED_RE = re.compile(r"(?<=[a-z0-9,;)] )[A-Z][a-z]{2,}(?![\w.:/-]*\w)")
+"""A capitalized word after a lower-case one, a digit or a comma: inside a sentence, where
+English capitalizes names (`to Component in`), not a sentence's first word."""
 _WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
 _TEST_TASK_RE = re.compile(
     r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
@@ -365,7 +368,22 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         include_tests=include_tests or about_docs,
         about_types=bool(_TYPES_TASK_RE.search(" ".join([*scopes, text]))),
         fallback=fallback,
+        capitalized=_capitalized(prose),
     )
+
+
+def _capitalized(prose: str) -> tuple[str, ...]:
+    """The capitalized words inside the prose's sentences, but not on a line in Title Case
+    ("Declaring That a Logger Can Throw an Exception"), where every word has its capital."""
+    out: dict[str, None] = {}
+    for line in prose.splitlines():
+        words = [w for w in re.findall(r"[A-Za-z]{3,}", line) if w.lower() not in ENGLISH_STOP]
+        if len(words) >= 3 and sum(w[0].isupper() for w in words) >= TITLE_CASE_SHARE * len(words):
+            continue
+        for m in _CAPITALIZED_RE.finditer(line):
+            if m.group().lower() not in ENGLISH_STOP:
+                out[m.group()] = None
+    return tuple(out)[:MAX_IDENTS]
 
 
 def _phrases(text: str, taken: set[str]) -> list[Concept]:
@@ -402,6 +420,35 @@ def said_phrases(query: Query, known: Callable[[str], bool]) -> Query:
     none, and the trace should show the few that are."""
     kept = tuple(c for c in query.keywords if c.kind != "phrase" or known(c.terms[0]))
     return replace(query, keywords=kept) if len(kept) != len(query.keywords) else query
+
+
+TITLE_CASE_SHARE = 0.6
+"""A line whose words have a capital this often is in Title Case: its capitals say nothing."""
+CAPITALIZED_DEFINERS = 5
+"""A capitalized word is a name when at most this many files define it so: `Component` in
+preact's core, not a word every module of a large tree defines."""
+
+
+def defined_capitalized(query: Query, definers: Callable[[str], int],
+                        folders: Callable[[], frozenset[str]]) -> Query:
+    """The task's capitalized words inside a sentence that the code defines with that very
+    capital (`…ref properties to Component in the constructor`, `the Headers class`) become
+    names: the file that defines one implements what the task names, not merely one more file
+    that says the word. `definers` counts the files defining a name, case and all. A folder's
+    name is the project's or a package's ("by default Flask will…", "for Cowboy 1"): the
+    class named after it is seldom what the task means."""
+    if not query.capitalized:
+        return query
+    names = {n.lower(): n for n in query.capitalized if n.lower() not in folders()}
+    out: list[Concept] = []
+    changed = False
+    for c in query.keywords:
+        name = names.get(c.text) if c.kind == "word" else None
+        if name is not None and 0 < definers(name) <= CAPITALIZED_DEFINERS:
+            changed = True
+            c = _ident_concept(name, max(c.weight, W_CODE))
+        out.append(c)
+    return replace(query, keywords=tuple(out)) if changed else query
 
 
 def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> Query:

@@ -108,6 +108,16 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
 
 
 
+def folder_names(index: Index) -> frozenset[str]:
+    """Every folder's name in the workspace, lower-case; memoised until the index changes."""
+    memo = index.derived("folders")
+    names = memo.get("names")
+    if names is None:
+        names = memo["names"] = frozenset(
+            seg.lower() for f in index.all_files() for seg in f.path.split("/")[:-1])
+    return names
+
+
 def lowered_paths(files: dict[str, int]) -> list[tuple[str, str, int]]:
     """(path, lower-case path, id) of each file, in order: lower() once per file, not per query."""
     return [(rel, rel.lower(), fid) for rel, fid in files.items()]
