@@ -768,3 +768,16 @@ def test_dotted_names_a_slash_joins_are_names_not_a_path():
     assert k.get("async_assign") == k.get("await_assign") == k.get("send_resp") == "identifier", k
     assert not any(t.startswith("Conn.") and v == "path" for t, v in k.items()), k
     assert k.get("lib/plug/conn.ex") == "path", k
+
+
+def test_a_name_qualified_with_double_colons_is_code():
+    """C++, Rust, Ruby and PHP qualify names with `::` (`tokio::spawn`, `Logger::reset`): the
+    name is an identifier, and so is its owner when it is a type; a namespace or crate is a
+    word (the project's own, that every file says)."""
+    kinds = {c.text: c.kind for c in parse_task("Use tokio::spawn in the runtime").keywords}
+    assert kinds["spawn"] == "identifier" and kinds["tokio"] == "word", kinds
+    kinds = {c.text: c.kind for c in parse_task("Make Logger::reset keep the handlers").keywords}
+    assert kinds["reset"] == "identifier" and kinds["Logger"] == "identifier", kinds
+    # a module's capitalized namespaces are still its scope
+    texts = {c.text for c in parse_task("Fix Net::HTTP timeouts").keywords}
+    assert "(net/http)" in texts

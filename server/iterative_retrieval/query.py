@@ -139,7 +139,9 @@ _JVM_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scal
 _WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
-_IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
+_IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
+"""A name, dotted or qualified as C++, Rust, Ruby and PHP qualify it (`fmt::printf`,
+`Foo::bar()`), with the call's parenthesis if any (`_qualified` reads the `::`)."""
 # `type(scope)!: subject`, the Conventional Commits header that many projects title commits,
 # pull requests and changelog lines with; the type says what kind of change, the scope where.
 _TYPES = frozenset(
@@ -287,16 +289,16 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     ident_counts: Counter[str] = Counter()
     for snippet in inline:
         for m in _IDENT_RE.finditer(snippet):
-            ident_counts[m.group().rstrip("(")] += 3
+            ident_counts[_qualified(m.group().rstrip("("))] += 3
     # in code blocks only code-shaped names and calls count: logs are full of plain words
     for block in code_blocks:
         for m in _IDENT_RE.finditer(block):
-            tok = m.group().rstrip("(")
-            if looks_like_identifier(tok) or m.group(1):
+            tok = _qualified(m.group().rstrip("("))
+            if looks_like_identifier(tok) or m.group(1) or "::" in m.group():
                 ident_counts[tok] += 1
     for m in _IDENT_RE.finditer(prose):
-        tok = m.group().rstrip("(")
-        if looks_like_identifier(tok) or (m.group(1) and len(tok) >= 3):
+        tok = _qualified(m.group().rstrip("("))
+        if looks_like_identifier(tok) or (m.group(1) and len(tok) >= 3) or "::" in m.group():
             ident_counts[tok] += 2
     idents = _rank_identifiers(ident_counts)
     for ident, n in idents[:MAX_IDENTS]:
@@ -615,6 +617,16 @@ def _module_paths(text: str) -> list[str]:
         if mod not in out:
             out.append(mod)
     return out
+
+
+def _qualified(name: str) -> str:
+    """A name qualified with `::` as a dotted one: its type stays its owner (`Logger::reset` →
+    Logger.reset), a namespace or crate does not (`fmt::format_to`, `tokio::spawn`: the
+    project's or the language's own, said by every file)."""
+    if "::" not in name:
+        return name
+    parts = name.split("::")
+    return f"{parts[-2]}.{parts[-1]}" if parts[-2][:1].isupper() else parts[-1]
 
 
 def _dotted_parts(ident: str) -> list[str]:
