@@ -27,7 +27,7 @@ from ..tokenize import (
     term_counts_upto,
 )
 from .classify import classify
-from .generated import is_bundle, is_generated
+from .generated import is_api_docs, is_bundle, is_generated
 
 log = logging.getLogger("iterative_retrieval.index")
 
@@ -112,7 +112,8 @@ def parse_text(rel: str, text: str, size: int, mtime_ns: int, digest: str) -> Pa
     lang = language_for(rel)
     if credential_format(rel, text) is not None:  # a kubeconfig, Docker config... by content
         return Parsed(rel, size, mtime_ns, digest, lang, 0, "secret")
-    if (lang == "javascript" and is_bundle(text)) or is_generated(text):
+    if ((lang == "javascript" and is_bundle(text)) or is_generated(text)
+            or (lang == "html" and is_api_docs(text))):
         return Parsed(rel, size, mtime_ns, digest, lang, 0, "generated")
     try:
         rows, imports = outline_rows(text, lang, rel)

@@ -45,11 +45,12 @@ from .reads import IndexReads, pack_outline
 
 log = logging.getLogger("iterative_retrieval.index")
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 """The index format: each has a file of its own (index/versions.py), and a file that holds another
-is rebuilt. 15: a file whose header says a tool wrote it (Bison, flex, `Code generated … DO NOT
-EDIT`) is skipped as `generated`; 14: an acronym's plural in a name is the acronym
-(`allowedURLs`: allowed, url; was UR, Ls); 13: a browserify or webpack bundle is skipped as
+is rebuilt. 16: an API reference's HTML page (jazzy, javadoc, Doxygen, rustdoc, Sphinx) is
+skipped as `generated`; 15: a file whose header says a tool wrote it (Bison, flex, `Code
+generated … DO NOT EDIT`) is skipped as `generated`; 14: an acronym's plural in a name is the
+acronym (`allowedURLs`: allowed, url; was UR, Ls); 13: a browserify or webpack bundle is skipped as
 `generated` (by its prelude), which an earlier index outlines as source, and an object literal's
 one-line arrow members (`onData: (c) => { push(c) },`) are definitions; 12: an anonymous
 JavaScript class (`export default class extends Controller`) is the module's `default`, not a
