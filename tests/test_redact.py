@@ -330,6 +330,17 @@ def test_the_forms_issue_17_found_are_masked(form, seed):
     assert redact_text(out) == out
 
 
+def test_a_password_between_percent_signs_is_no_windows_variable():
+    """`%APPDATA%` and `%DB_PASSWORD%` are Windows variables, stand-ins for a value; a random
+    password that begins and ends with `%` is a password (hypothesis found one in CI:
+    `<password>%q9XA6Sv5CUgTki%</password>` came out whole)."""
+    out = redact_text("<server>\n  <password>%q9XA6Sv5CUgTki%</password>\n</server>\n")
+    assert "q9XA6Sv5CUgTki" not in out and out.count("\n") == 3, out
+    for var in ("%APPDATA%", "%DB_PASSWORD%", "%SystemRoot%"):
+        text = f"<server>\n  <password>{var}</password>\n</server>\n"
+        assert redact_text(text) == text
+
+
 @pytest.mark.parametrize("line", [
     "password = get_password()",
     "conn.password = settings.DB_PASSWORD",

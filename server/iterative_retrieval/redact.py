@@ -104,7 +104,8 @@ def _placeholder(value: str) -> bool:
     low = value.lower()
     return (
         bool(_PLACEHOLDER.fullmatch(value)) or value.startswith(("$", "{{", "«", "%("))
-        or bool(_WINDOWS_VAR.fullmatch(value))
+        # `%APPDATA%`, `%DB_PASSWORD%`: a name between the signs, not `%q9XA6Sv5CUgTki%`
+        or bool(_WINDOWS_VAR.fullmatch(value) and _CONSTANT.fullmatch(value[1:-1]))
         or any(w in low for w in _PLACEHOLDER_WORDS)
         or any(w in value for w in _PLACEHOLDER_RUNS)
     )
