@@ -781,3 +781,14 @@ def test_a_name_qualified_with_double_colons_is_code():
     # a module's capitalized namespaces are still its scope
     texts = {c.text for c in parse_task("Fix Net::HTTP timeouts").keywords}
     assert "(net/http)" in texts
+
+
+def test_a_bare_name_with_its_arity_is_a_name():
+    """Elixir and Erlang write a function with its arity: `response_content_type/1` is the
+    identifier, not a path (it had been dropped as one, and with it the task's only name)."""
+    kinds = {c.text: c.kind for c in parse_task(
+        "Handle charset being present in response_content_type/1").keywords}
+    assert kinds.get("response_content_type") == "identifier", kinds
+    assert not any(k == "path" for k in kinds.values())
+    kinds = {c.text: c.kind for c in parse_task("Make put_status/2 accept atoms").keywords}
+    assert kinds.get("put_status") == "identifier", kinds

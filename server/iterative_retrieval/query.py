@@ -556,21 +556,26 @@ def _posix_path(m: re.Match) -> str:
 
 def _path_words(m: re.Match) -> str:
     """`slice/array`, `uri/query`: two words with a slash may be a path, and are words too;
-    names a slash joins (`Conn.fetch/Conn.halt`) are names."""
+    names a slash joins (`Conn.fetch/Conn.halt`) are names, and a name's arity says it is a
+    function (`put_status/2` → `put_status()`)."""
     p = m.group(1)
-    return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) or _joined_names(p) \
-        else " "
+    if _joined_names(p):
+        return " " + re.sub(r"/\d+$", "()", p).replace("/", " ") + " "
+    return " " + p.replace("/", " ") + " " if _WORD_PAIR_RE.fullmatch(p) else " "
 
 
 def _joined_names(p: str) -> bool:
-    """`Conn.async_assign/Conn.await_assign`, `Plug.Conn.send_resp/3` (Elixir's and Erlang's
-    name/arity): dotted names a slash joins, no path. Every part but an arity has a dot, and
-    what follows the last one is no file extension."""
+    """`Conn.async_assign/Conn.await_assign`, `Plug.Conn.send_resp/3`, `put_resp_header/3`
+    (Elixir's and Erlang's name/arity): names a slash joins, no path. Every part but an arity
+    has a dot, and what follows the last one is no file extension; or it is one snake_case name
+    and its arity (not `HTTP/2`, `http/2`)."""
     segs = p.strip("/").split("/")
     if len(segs) < 2:
         return False
     if segs[-1].isdigit():
         segs.pop()
+        if len(segs) == 1 and re.fullmatch(r"[a-z]\w*_\w+", segs[0]):
+            return True  # `response_content_type/1`: a bare name and its arity
     return all("." in s for s in segs) and segs[-1].rsplit(".", 1)[1].lower() not in _FILE_EXTS
 
 
