@@ -643,7 +643,10 @@ def test_a_huge_one_line_paste_is_read_in_linear_time():
                  # for 6,000 spaces after `# a`), and a long word's every letter began a phrase
                  "# a" + " " * 60_000 + "x\n" + frames, "**a**" + " " * 60_000 + "x\n" + frames,
                  "OS" + " " * 60_000 + ": " + "x" * 100 + "\n" + frames,
-                 "  " + " " * 60_000 + "x\n" + frames, "a" * 3_900 + "\n" + frames):
+                 "  " + " " * 60_000 + "x\n" + frames, "a" * 3_900 + "\n" + frames,
+                 # a capitalized word inside a sentence, 100,000 letters and a digit long: each
+                 # shorter prefix was tried against the rest (quadratic); `::` names in a row
+                 "a B" + "b" * 100_000 + "1 " + frames, "x " + "a Bcd::" * 20_000 + frames):
         start = time.perf_counter()
         q = parse_task(task)
         assert time.perf_counter() - start < 15.0

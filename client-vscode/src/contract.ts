@@ -322,7 +322,7 @@ export interface StatsJson {
   files_indexed: number;
   /** Files read in this run. */
   files_reindexed: number;
-  /** Files left out by reason: binary, too_large, unreadable, undecodable, secret, generated (a bundle, or a file whose header says a tool wrote it), undecodable_name. */
+  /** Files left out by reason: binary, too_large, unreadable, undecodable, secret, generated (a bundle, a file whose header says a tool wrote it, or an API reference's HTML page), undecodable_name. */
   skipped: Record<string, number>;
   cycles: number;
   /** Summed over cycles. */

@@ -353,7 +353,8 @@ class StatsJson(TypedDict):
     files_reindexed: Annotated[int, Doc("Files read in this run.")]
     skipped: Annotated[dict[str, int], Doc(
         "Files left out by reason: binary, too_large, unreadable, undecodable, secret, "
-        "generated (a bundle, or a file whose header says a tool wrote it), undecodable_name.")]
+        "generated (a bundle, a file whose header says a tool wrote it, or an API reference's "
+        "HTML page), undecodable_name.")]
     cycles: int
     candidates: Annotated[int, Doc("Summed over cycles.")]
     tokens: Annotated[int, Doc("Estimated tokens of all regions.")]

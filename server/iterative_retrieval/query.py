@@ -169,9 +169,11 @@ _NOT_COMPONENTS = frozenset(
 # `NoMethodError: …`, `System.NullReferenceException: …`, `panic: …` open an error report: what
 # was raised, not the component a fix is in
 _RAISED_RE = re.compile(r"(Error|Exception|Warning|Exit|Interrupt|Fault)$|^(panic|fatal|thread)$")
-_CAPITALIZED_RE = re.compile(r"(?<=[a-z0-9,;)] )[A-Z][a-z]{2,}(?![\w.:/-]*\w)")
+_CAPITALIZED_RE = re.compile(r"(?<=[a-z0-9,;)] )[A-Z][a-z]{2,}+(?!\w|[.:/-]++\w)")
 """A capitalized word after a lower-case one, a digit or a comma: inside a sentence, where
-English capitalizes names (`to Component in`), not a sentence's first word."""
+English capitalizes names (`to Component in`), not a sentence's first word; a whole word, not
+the head of `Foo.bar`, `Foo::Bar` or `Foo/bar`. Possessive: a long word ending in a digit cost
+quadratic time (20 s for 20,000 letters)."""
 _WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:'[a-z]+)?|[a-z]{2,}|\b[A-Z]{2,6}s?\b")
 _TEST_TASK_RE = re.compile(
     r"\b(add|write|update|fix|improve|missing|extend|flaky|more|new)\s+(unit\s+|integration\s+|e2e\s+|regression\s+)?tests?\b"
@@ -374,6 +376,13 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     )
 
 
+TITLE_CASE_SHARE = 0.6
+"""A line whose words have a capital this often is in Title Case: its capitals say nothing."""
+CAPITALIZED_DEFINERS = 5
+"""A capitalized word is a name when at most this many files define it so: `Component` in
+preact's core, not a word every module of a large tree defines."""
+
+
 def _capitalized(prose: str) -> tuple[str, ...]:
     """The capitalized words inside the prose's sentences, but not on a line in Title Case
     ("Declaring That a Logger Can Throw an Exception"), where every word has its capital."""
@@ -422,13 +431,6 @@ def said_phrases(query: Query, known: Callable[[str], bool]) -> Query:
     none, and the trace should show the few that are."""
     kept = tuple(c for c in query.keywords if c.kind != "phrase" or known(c.terms[0]))
     return replace(query, keywords=kept) if len(kept) != len(query.keywords) else query
-
-
-TITLE_CASE_SHARE = 0.6
-"""A line whose words have a capital this often is in Title Case: its capitals say nothing."""
-CAPITALIZED_DEFINERS = 5
-"""A capitalized word is a name when at most this many files define it so: `Component` in
-preact's core, not a word every module of a large tree defines."""
 
 
 def defined_capitalized(query: Query, definers: Callable[[str], int],

@@ -106,8 +106,6 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     return out
 
 
-
-
 def folder_names(index: Index) -> frozenset[str]:
     """Every folder's name in the workspace, lower-case; memoised until the index changes."""
     memo = index.derived("folders")

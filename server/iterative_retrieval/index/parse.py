@@ -37,9 +37,10 @@ SKIPPED_WHY = {
     "too_large": "larger than the largest file the index reads",
     "unreadable": "it could not be read (its permissions)",
     "undecodable": "not text (neither UTF-8 nor 8-bit text)",
-    "generated": "a generated file: a bundler's output (browserify, webpack) or a file whose "
+    "generated": "a generated file: a bundler's output (browserify, webpack), a file whose "
                  "header says a tool wrote it (Bison, flex, protoc, `Code generated … DO NOT "
-                 "EDIT`)",
+                 "EDIT`), or an API reference's HTML page (jazzy, javadoc, Doxygen, rustdoc, "
+                 "Sphinx)",
     "secret": "a secret file",
 }
 """Each reason a file is stored unread (`Parsed.skipped`), as an explanation words it."""
