@@ -183,6 +183,36 @@ def test_refine_learns_variants_and_synonyms(tmp_path):
     assert learned["password"].kind == "synonym" and learned["password"].origin == ("passwd",)
 
 
+def test_a_stand_in_counts_once_for_the_word_it_stands_in_for(tmp_path):
+    """A file that says only a synonym of a task word covers that word at the stand-in's share;
+    the synonym is no learned evidence on top (it counted twice: `query` → find, lookup made a
+    template finder outrank the router's path builder)."""
+    from dataclasses import replace
+
+    from iterative_retrieval.models import Concept
+
+    files = {
+        "router/path.py": "def build_path(route, params):\n    return route.path + encode(params)\n",
+        "templates/loader.py": (
+            "def find_template(name):\n    return lookup_template(name)\n\n"
+            "def lookup_template(name):\n    return search_templates(name)\n"
+        ),
+        **MISC,
+    }
+    eng, idx = engine_for(tmp_path, files)
+    q = parse_task("query strings for paths")
+    run = Run(idx, "query strings for paths", q.keywords,
+              lambda rel: eng.read_text(eng.roots[0], rel))
+    stand_ins = tuple(Concept(w, "synonym", 0.8, (w,), ("query",))
+                      for w in ("find", "lookup", "search"))
+    refined = replace(q, keywords=q.keywords + stand_ins)
+    evals = {e.path: e for e in evaluate(run, refined, dispatch(run, refined, set()), 2)}
+    finder = evals["templates/loader.py"]
+    assert finder.features["coverage"] > 0  # `query`, through its stand-ins
+    assert not finder.features.get("learned"), finder.features
+    assert evals["router/path.py"].score > finder.score
+
+
 def test_refine_feedback_excludes_and_patterns(tmp_path):
     """Feedback learns the best file's words; files under 0.2 beyond the top are excluded."""
     eng, idx = engine_for(tmp_path, {**SHOP, **MISC})

@@ -123,11 +123,15 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
 
     w_cov = coverage_weight(len(task_stats))
     off = ablated_signals()
-    # what each concept brings, whatever the candidate: worked out once, not per candidate
+    # what each concept brings, whatever the candidate: worked out once, not per candidate.
+    # A stand-in (a synonym or spelling of a task word) counts once, for the word it stands in
+    # for (`alternatives`), not again as learned evidence: `query` → find, lookup had a template
+    # finder outrank the router's path builder. It still weighs in learned_mass: without it
+    # there, the feedback terms alone made a larger share, and more files reached 0.7 on them.
     per_concept = [
         (st, st.concept.weight * st.idf, st.concept.text, set(st.concept.terms),
          st.concept.kind in ("path", "frame", "scope"), subs.get(st.concept.text, ()))
-        for st in task_stats + other_stats
+        for st in task_stats + other_stats if st.task or not st.concept.origin
     ]
     path_stats = [st for st in stats if st.concept.kind in ("path", "frame")]
     scope_stats = [st for st in stats if st.concept.kind == "scope"]
