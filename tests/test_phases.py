@@ -183,10 +183,12 @@ def test_refine_learns_variants_and_synonyms(tmp_path):
     assert learned["password"].kind == "synonym" and learned["password"].origin == ("passwd",)
 
 
-def test_a_stand_in_counts_once_for_the_word_it_stands_in_for(tmp_path):
-    """A file that says only a synonym of a task word covers that word at the stand-in's share;
-    the synonym is no learned evidence on top (it counted twice: `query` → find, lookup made a
-    template finder outrank the router's path builder)."""
+def test_a_stand_in_counts_once_for_a_word_the_code_says(tmp_path):
+    """A file that says only a synonym of a task word the code says elsewhere covers that word
+    at the stand-in's share; the synonym is no learned evidence on top (it counted twice:
+    `query` → find, lookup made a template finder outrank the router's path builder). A
+    stand-in for a word or phrase the code never writes stays learned evidence: the rate-limit
+    example's `throttle` (test_examples)."""
     from dataclasses import replace
 
     from iterative_retrieval.models import Concept
@@ -197,6 +199,7 @@ def test_a_stand_in_counts_once_for_the_word_it_stands_in_for(tmp_path):
             "def find_template(name):\n    return lookup_template(name)\n\n"
             "def lookup_template(name):\n    return search_templates(name)\n"
         ),
+        "db/sql.py": "def run_query(sql):\n    return execute(sql)  # one query\n",
         **MISC,
     }
     eng, idx = engine_for(tmp_path, files)
@@ -211,6 +214,14 @@ def test_a_stand_in_counts_once_for_the_word_it_stands_in_for(tmp_path):
     assert finder.features["coverage"] > 0  # `query`, through its stand-ins
     assert not finder.features.get("learned"), finder.features
     assert evals["router/path.py"].score > finder.score
+
+    # the same stand-ins for a word nothing in the code says are how the code says it
+    del files["db/sql.py"]
+    eng, idx = engine_for(tmp_path / "unsaid", files)
+    run = Run(idx, "query strings for paths", q.keywords,
+              lambda rel: eng.read_text(eng.roots[0], rel))
+    evals = {e.path: e for e in evaluate(run, refined, dispatch(run, refined, set()), 2)}
+    assert evals["templates/loader.py"].features.get("learned"), evals["templates/loader.py"]
 
 
 def test_refine_feedback_excludes_and_patterns(tmp_path):

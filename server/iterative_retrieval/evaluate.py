@@ -124,14 +124,19 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     w_cov = coverage_weight(len(task_stats))
     off = ablated_signals()
     # what each concept brings, whatever the candidate: worked out once, not per candidate.
-    # A stand-in (a synonym or spelling of a task word) counts once, for the word it stands in
-    # for (`alternatives`), not again as learned evidence: `query` → find, lookup had a template
-    # finder outrank the router's path builder. It still weighs in learned_mass: without it
-    # there, the feedback terms alone made a larger share, and more files reached 0.7 on them.
+    # A stand-in for a word the code says too (a synonym of `query`, which the top files only
+    # happen not to say) is a guess at other wording: it counts once, for the word it stands in
+    # for (`alternatives`), not again as learned evidence (`query` → find, lookup had a template
+    # finder outrank the router's path builder); it still weighs in learned_mass (without it
+    # there, the feedback terms alone made a larger share, and more files reached 0.7 on them).
+    # One for a phrase or a word the code never writes (`rate limiting` → throttle) is the
+    # code's own name for it, learned as the pattern means.
+    said = {st.concept.text for st in task_stats if st.hits}
     per_concept = [
         (st, st.concept.weight * st.idf, st.concept.text, set(st.concept.terms),
          st.concept.kind in ("path", "frame", "scope"), subs.get(st.concept.text, ()))
-        for st in task_stats + other_stats if st.task or not st.concept.origin
+        for st in task_stats + other_stats
+        if st.task or len(st.concept.origin) != 1 or st.concept.origin[0] not in said
     ]
     path_stats = [st for st in stats if st.concept.kind in ("path", "frame")]
     scope_stats = [st for st in stats if st.concept.kind == "scope"]
