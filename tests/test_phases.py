@@ -224,6 +224,38 @@ def test_a_stand_in_counts_once_for_a_word_the_code_says(tmp_path):
     assert evals["templates/loader.py"].features.get("learned"), evals["templates/loader.py"]
 
 
+def test_the_file_defining_a_type_and_the_member_the_task_names_comes_first(tmp_path):
+    """`AbstractProcessingHandler::handle()` names the method of one class: its file comes
+    before the base class that defines the rarer `getBubble` the fix calls, and before the
+    handlers that extend it and say its name (monolog's case: it was 5th)."""
+    handlers = {
+        f"src/Handler/{name}Handler.php": (
+            f"<?php\nclass {name}Handler extends AbstractProcessingHandler\n{{\n"
+            f"    protected function write(array $record): void\n    {{\n"
+            f"        $this->handle($record); // {name.lower()} handle\n    }}\n}}\n")
+        for name in ("Stream", "Syslog", "Mail", "Slack", "Redis", "Amqp", "Gelf", "Sqs")
+    }
+    files = {
+        "src/Handler/AbstractHandler.php": (
+            "<?php\nabstract class AbstractHandler\n{\n    protected $bubble = true;\n"
+            "    public function getBubble(): bool\n    {\n        return $this->bubble;\n    }\n"
+            "    public function setBubble(bool $bubble): self\n    {\n"
+            "        $this->bubble = $bubble;\n        return $this;\n    }\n}\n"),
+        "src/Handler/AbstractProcessingHandler.php": (
+            "<?php\nabstract class AbstractProcessingHandler extends AbstractHandler\n{\n"
+            "    public function handle(array $record): bool\n    {\n"
+            "        $this->write($record);\n        return false === $this->bubble;\n    }\n}\n"),
+        **handlers,
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve(
+        "Fix AbstractProcessingHandler::handle() to call getBubble() instead of reading $bubble")
+    paths = [f.path for f in res.files]
+    assert paths[0] == "src/Handler/AbstractProcessingHandler.php", [
+        (f.path, f.relevance, f.reason) for f in res.files[:4]]
+
+
 def test_refine_feedback_excludes_and_patterns(tmp_path):
     """Feedback learns the best file's words; files under 0.2 beyond the top are excluded."""
     eng, idx = engine_for(tmp_path, {**SHOP, **MISC})

@@ -786,6 +786,17 @@ def test_a_name_qualified_with_double_colons_is_code():
     assert "(net/http)" in texts
 
 
+def test_a_member_qualified_with_its_type_is_kept_as_a_pair():
+    """`Type::member` and `Type.member` name one definition: the pair is kept for EVALUATE (the
+    file defining both); a module's path and a receiver are no type."""
+    assert parse_task("Fix AbstractProcessingHandler::handle() to call getBubble()").members == (
+        ("AbstractProcessingHandler", "handle"),)
+    assert parse_task("`Request.get_json` fails on an empty body").members == (
+        ("Request", "get_json"),)
+    assert parse_task("flask.helpers.send_file breaks on a BytesIO").members == ()
+    assert parse_task("self.handler is None after close").members == ()
+
+
 def test_a_bare_name_with_its_arity_is_a_name():
     """Elixir and Erlang write a function with its arity: `response_content_type/1` is the
     identifier, not a path (it had been dropped as one, and with it the task's only name)."""

@@ -120,6 +120,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     idents = sorted({st.concept.text.split(".")[-1] for st in stats
                      if st.concept.kind == "identifier" and st.task})
     ident_total = sum(sorted(ident_mass.values(), reverse=True)[:3]) or 1.0
+    members = [(t.lower(), m.lower()) for t, m in query.members]
 
     w_cov = coverage_weight(len(task_stats))
     off = ablated_signals()
@@ -190,6 +191,12 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         # most files define none of the task's identifiers: one set test says so
         defines = (list(compress(names, map(ident_names.__contains__, lowered)))
                    if not ident_names.isdisjoint(lower_names) else [])
+        # a type and its member the task names together (`Handler::handle()`, `Request.get_json`)
+        # address one definition, as a path names a file: the file defining both is named (the
+        # members are weighed by rarity otherwise, and a base class every handler extends and
+        # says is common: monolog's AbstractProcessingHandler.php was 5th behind the file
+        # defining the rarer method its fix calls)
+        owns = bool(defines) and any(t in lower_names and m in lower_names for t, m in members)
         named = [st.concept.weight for st in path_stats if fid in st.hits]
         explicit = max(named) / max_named if named else 0.0
         scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text)
@@ -199,11 +206,11 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             "learned": covered_learned / learned_mass if covered_learned else 0.0,
             "bm25": (0.5 * task_bm25[c.file_id] / max_task_bm25 + 0.5 * c.bm25 / max_bm25),
             # share of the task's strongest identifiers that this file defines
-            "defines": min(1.0, sum(ident_mass[n] for n in {d.lower() for d in defines})
-                           / ident_total),
+            "defines": 1.0 if owns else min(
+                1.0, sum(ident_mass[n] for n in {d.lower() for d in defines}) / ident_total),
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
-            "explicit": explicit,
+            "explicit": 1.0 if owns else explicit,
             "scope": max(scoped)[0] if scoped else 0.0,
             "focus": 1.0 if "focus" in c.sources else 0.0,
             "graph": 0.0,

@@ -162,6 +162,9 @@ class Query:
     capitalized: tuple[str, ...] = ()
     """The task's capitalized words inside a sentence (`adding refs to Component in`): names,
     if the code defines them so (query.defined_capitalized)."""
+    members: tuple[tuple[str, str], ...] = ()
+    """(type, member) of each name the task qualifies with a type (`Request.get_json`,
+    `AbstractProcessingHandler::handle()`): the file defining both is the one it names."""
 
     def to_dict(self) -> TraceQueryJson:
         return {

@@ -298,15 +298,21 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
             tok = _qualified(m.group().rstrip("("))
             if looks_like_identifier(tok) or m.group(1) or "::" in m.group():
                 ident_counts[tok] += 1
+    said_in_prose = {_qualified(m.group().rstrip("(")) for snippet in inline
+                     for m in _IDENT_RE.finditer(snippet)}
     for m in _IDENT_RE.finditer(prose):
         tok = _qualified(m.group().rstrip("("))
         if looks_like_identifier(tok) or (m.group(1) and len(tok) >= 3) or "::" in m.group():
             ident_counts[tok] += 2
+            said_in_prose.add(tok)
     idents = _rank_identifiers(ident_counts)
     for ident, n in idents[:MAX_IDENTS]:
         weight = W_IDENT if n >= 2 else W_CODE
         for part in _dotted_parts(ident):
             add(_ident_concept(part, weight))
+    # a type's member the task says in its words, not one a pasted traceback's frames pass by
+    members = tuple(dict.fromkeys(pair for ident, _ in idents[:MAX_IDENTS]
+                                  if ident in said_in_prose and (pair := _member(ident))))
 
     # 3. quoted messages (error strings appear verbatim in code)
     for q in _QUOTED_RE.findall(prose)[:8]:
@@ -373,6 +379,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         about_types=bool(_TYPES_TASK_RE.search(" ".join([*scopes, text]))),
         fallback=fallback,
         capitalized=_capitalized(prose),
+        members=members,
     )
 
 
@@ -645,6 +652,17 @@ def _dotted_parts(ident: str) -> list[str]:
     # a receiver (`self.x`, `this.x`, `cls.x`) is no name of the code's
     owner = parts[-2]
     return [parts[-1]] + ([owner] if len(owner) > 2 and identifier_terms(owner) else [])
+
+
+def _member(ident: str) -> tuple[str, str] | None:
+    """(type, member) of a name qualified with a type (`Request.get_json`), else None: not a
+    module's (`flask.helpers.send_file`) nor a receiver's (`self.x`)."""
+    parts = ident.split(".")
+    if len(parts) < 2 or not parts[-2][:1].isupper() or len(parts[-2]) < 3 or not parts[-1]:
+        return None
+    if not identifier_terms(parts[-2]) or not identifier_terms(parts[-1]):
+        return None
+    return parts[-2], parts[-1]
 
 
 def _rank_identifiers(counts: Counter[str]) -> list[tuple[str, int]]:
