@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from iterative_retrieval.config import Settings
@@ -18,7 +20,7 @@ from iterative_retrieval.context import (
 from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate
-from iterative_retrieval.models import Evaluation, Symbol
+from iterative_retrieval.models import Concept, Evaluation, Symbol
 from iterative_retrieval.query import parse_task
 from iterative_retrieval.refine import Gaps, find_gaps, refine, variants_and_synonyms
 from iterative_retrieval.relevance import assign
@@ -189,10 +191,6 @@ def test_a_stand_in_counts_once_for_a_word_the_code_says(tmp_path):
     `query` → find, lookup made a template finder outrank the router's path builder). A
     stand-in for a word or phrase the code never writes stays learned evidence: the rate-limit
     example's `throttle` (test_examples)."""
-    from dataclasses import replace
-
-    from iterative_retrieval.models import Concept
-
     files = {
         "router/path.py": "def build_path(route, params):\n    return route.path + encode(params)\n",
         "templates/loader.py": (

@@ -289,22 +289,24 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
 
     # 2. identifiers: backticks and code blocks count most, then code-shaped words in prose
     ident_counts: Counter[str] = Counter()
+    in_words: set[str] = set()
+    """Names the task says in its own words (backticks, prose), not in a pasted log."""
     for snippet in inline:
         for m in _IDENT_RE.finditer(snippet):
-            ident_counts[_qualified(m.group().rstrip("("))] += 3
+            tok = _qualified(m.group().rstrip("("))
+            ident_counts[tok] += 3
+            in_words.add(tok)
     # in code blocks only code-shaped names and calls count: logs are full of plain words
     for block in code_blocks:
         for m in _IDENT_RE.finditer(block):
             tok = _qualified(m.group().rstrip("("))
             if looks_like_identifier(tok) or m.group(1) or "::" in m.group():
                 ident_counts[tok] += 1
-    said_in_prose = {_qualified(m.group().rstrip("(")) for snippet in inline
-                     for m in _IDENT_RE.finditer(snippet)}
     for m in _IDENT_RE.finditer(prose):
         tok = _qualified(m.group().rstrip("("))
         if looks_like_identifier(tok) or (m.group(1) and len(tok) >= 3) or "::" in m.group():
             ident_counts[tok] += 2
-            said_in_prose.add(tok)
+            in_words.add(tok)
     idents = _rank_identifiers(ident_counts)
     for ident, n in idents[:MAX_IDENTS]:
         weight = W_IDENT if n >= 2 else W_CODE
@@ -312,7 +314,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
             add(_ident_concept(part, weight))
     # a type's member the task says in its words, not one a pasted traceback's frames pass by
     members = tuple(dict.fromkeys(pair for ident, _ in idents[:MAX_IDENTS]
-                                  if ident in said_in_prose and (pair := _member(ident))))
+                                  if ident in in_words and (pair := _member(ident))))
 
     # 3. quoted messages (error strings appear verbatim in code)
     for q in _QUOTED_RE.findall(prose)[:8]:
@@ -655,14 +657,11 @@ def _dotted_parts(ident: str) -> list[str]:
 
 
 def _member(ident: str) -> tuple[str, str] | None:
-    """(type, member) of a name qualified with a type (`Request.get_json`), else None: not a
-    module's (`flask.helpers.send_file`) nor a receiver's (`self.x`)."""
-    parts = ident.split(".")
-    if len(parts) < 2 or not parts[-2][:1].isupper() or len(parts[-2]) < 3 or not parts[-1]:
-        return None
-    if not identifier_terms(parts[-2]) or not identifier_terms(parts[-1]):
-        return None
-    return parts[-2], parts[-1]
+    """(type, member) of a name qualified with a type (`Request.get_json`), else None: its
+    owner (as _dotted_parts reads it) is capitalized, not a module (`flask.helpers.send_file`)
+    nor a receiver (`self.x`)."""
+    parts = _dotted_parts(ident)
+    return (parts[1], parts[0]) if len(parts) == 2 and parts[1][:1].isupper() else None
 
 
 def _rank_identifiers(counts: Counter[str]) -> list[tuple[str, int]]:
