@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from iterative_retrieval.changes import lean, leans_on_changes, read_changes
 from iterative_retrieval.config import Settings
 from iterative_retrieval.engine import Engine
@@ -86,6 +88,30 @@ def test_a_task_about_the_work_in_progress_leans_on_it(tmp_path):
         "continue the change on this branch: handle the missing cases")
     assert res.files[0].path == "shop/shipping.py", [f.path for f in res.files]
     assert "changed on this branch" in res.files[0].reason
+
+
+@pytest.mark.parametrize("task", [
+    "Continue: handle the remaining cases",
+    "carry on with the port of the parser",
+    "finish my patch to the cache",
+    "add a test for this change",
+    "the failing test I just wrote",
+    "rebase the current diff and fix the import",
+])
+def test_a_task_saying_it_is_about_the_work_leans_on_it(task):
+    assert leans_on_changes(task)
+
+
+@pytest.mark.parametrize("task", [
+    # a pasted commit message or pull request speaks of its own change, not the branch's
+    "Fix fish completions. This commit fixes the extra character.",
+    "Add an interface for values. This patch adds a reduced interface.",
+    # a verb in passing
+    "Just set help on the namespace and continue parsing",
+    "the loop should continue the iteration when the item is None",
+])
+def test_a_task_that_only_says_the_words_in_passing_does_not_lean(task):
+    assert not leans_on_changes(task)
 
 
 def test_a_task_about_something_else_is_not_pulled_towards_the_changes(tmp_path):

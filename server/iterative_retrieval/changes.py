@@ -60,15 +60,20 @@ REASON = {
 }
 
 LEANING_RE = re.compile(
-    r"\b(continue|continuing|carry on|pick up where|finish(ing)? (the|my|this)|"
-    r"(this|my|the current|current) (branch|change|changes|diff|patch|commit|work)|"
+    r"(^|[.!?:;\n]\s*)(continue|carry on)\b|"
+    r"\b((continue|continuing|carry on) (my|this|with|working|on|from)|pick up where|"
+    r"finish(ing)? (the|my|this)|"
+    r"(this|my|the current|current) (branch|change|changes|diff|work)|"
+    r"(my|the current|current) (patch|commit)|"
     r"work in progress|\bwip\b|uncommitted|staged|i (just|have just|recently) "
     r"(wrote|added|changed|edited|made|started)|i('m| am) (working on|in the middle of)|"
     r"so far|the failing test)\b",
     re.I,
 )
 """How a task says it is about the work in progress ("continue the refactor on this branch",
-"the failing test I just wrote"): then the changed files weigh in full."""
+"the failing test I just wrote"): then the changed files weigh in full. Not a verb in passing
+("… and continue parsing") nor a message speaking of itself ("This commit fixes that", "This
+patch adds"): a pasted commit or pull request says those of its own change, not the branch's."""
 
 
 @dataclass(frozen=True)
