@@ -254,6 +254,33 @@ def test_the_file_defining_a_type_and_the_member_the_task_names_comes_first(tmp_
         (f.path, f.relevance, f.reason) for f in res.files[:4]]
 
 
+def test_a_ruby_instance_method_names_its_type_and_member(tmp_path):
+    """`Site#process` is Ruby's name for the method `process` of `Site`: the file defining both
+    comes first, before the files that process a site and say both words more often."""
+    others = {
+        f"lib/jekyll/{name.lower()}.rb": (
+            f"module Jekyll\n  class {name}\n    def initialize(site)\n      @site = site\n"
+            f"    end\n\n    # process the site's {name.lower()}s for the hooks\n"
+            f"    def process\n      @site.hooks.each {{ |hook| hook.call(@site) }}\n"
+            f"      @site.{name.lower()}s.each(&:process)\n    end\n  end\nend\n")
+        for name in ("Reader", "Renderer", "Page", "Post", "Cleaner", "Publisher")
+    }
+    files = {
+        "lib/jekyll/site.rb": (
+            "module Jekyll\n  class Site\n    attr_reader :hooks\n\n    def process\n"
+            "      reset\n      read\n      generate\n      render\n      write\n    end\n\n"
+            "    def reset\n      @pages = []\n    end\n  end\nend\n"),
+        **others,
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Site#process runs the hooks twice when the site is regenerated")
+    paths = [f.path for f in res.files]
+    assert paths[0] == "lib/jekyll/site.rb", [
+        (f.path, f.relevance, f.reason) for f in res.files[:4]]
+    assert "named in the task" in res.files[0].reason
+
+
 def test_refine_feedback_excludes_and_patterns(tmp_path):
     """Feedback learns the best file's words; files under 0.2 beyond the top are excluded."""
     eng, idx = engine_for(tmp_path, {**SHOP, **MISC})

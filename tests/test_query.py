@@ -806,3 +806,29 @@ def test_a_bare_name_with_its_arity_is_a_name():
     assert not any(k == "path" for k in kinds.values())
     kinds = {c.text: c.kind for c in parse_task("Make put_status/2 accept atoms").keywords}
     assert kinds.get("put_status") == "identifier", kinds
+
+
+def test_a_word_with_its_arity_is_a_name_and_a_protocol_version_is_not():
+    """jq and Elixir write `strftime/1`: the name was read as a path of no file and dropped,
+    and with it the task's only name; `http/2` and a quotient (`x/4`, `mins/60`) stay no names."""
+    idents = {c.text for c in parse_task(
+        "Fix segmentation fault on `strftime/1` and strflocaltime/1").keywords
+        if c.kind == "identifier"}
+    assert {"strftime", "strflocaltime"} <= idents, idents
+    for task, name in (("Support http/2 in the client", "http"),
+                       ("the quotient J*mins/60 is not simplified", "mins"),
+                       ("solve(x/4 - 1) is wrong", "x")):
+        kinds = {c.text: c.kind for c in parse_task(task).keywords}
+        assert kinds.get(name) != "identifier", kinds
+
+
+def test_ruby_and_javascript_methods_are_members_of_their_type():
+    """`Jekyll::Site#process` (Ruby's instance method) and `Foo.prototype.bar` (JavaScript's)
+    name a type's member, as `Site.process` does; an anchor, an issue number or C# do not."""
+    assert parse_task("`Jekyll::Site#process` fails without a source").members == (
+        ("Site", "process"),)
+    assert parse_task("Document#url is wrong for collections").members == (("Document", "url"),)
+    q = parse_task("Calling `Router.prototype.handle` twice throws")
+    assert q.members == (("Router", "handle"),)
+    assert "prototype" not in {c.text for c in q.keywords}
+    assert parse_task("See README.md#Usage, issue #123 and the C# client").members == ()

@@ -138,6 +138,13 @@ _JVM_FRAME_RE = re.compile(r"\bat (?:[\w.-]+/)?((?:[a-z_][\w]*\.)*)([\w$]+)\.([\
 _JVM_PLATFORM = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scala.")
 _WORD_PAIR_RE = re.compile(r"[A-Za-z]{2,}/[A-Za-z]{2,}")
 _TEX_QUOTE_RE = re.compile(r"``([^`'\n]{1,200})''")
+_INSTANCE_METHOD_RE = re.compile(r"(?<![\w#/.])((?:[A-Z]\w*::)*[A-Z]\w*)#([a-z_]\w*)")
+"""`Site#process`, `Jekyll::Site#process`: Ruby's (and many API docs') name for an instance
+method, the type's member as `Site.process` says it."""
+_PROTOTYPE_RE = re.compile(r"(?<=\w)\.prototype\.(?=[A-Za-z_$])")
+"""`Foo.prototype.bar`: JavaScript's method `bar` of `Foo`, no name `prototype` of the code's."""
+_PROTOCOLS = frozenset("http https tls ssl spdy quic tcp udp".split())
+"""`http/2`: a protocol's version, not a function's arity."""
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
 _IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::)[A-Za-z_][A-Za-z0-9_]*)*\b(\()?")
 """A name, dotted or qualified as C++, Rust, Ruby and PHP qualify it (`fmt::printf`,
@@ -576,17 +583,20 @@ def _path_words(m: re.Match) -> str:
 
 
 def _joined_names(p: str) -> bool:
-    """`Conn.async_assign/Conn.await_assign`, `Plug.Conn.send_resp/3`, `put_resp_header/3`
-    (Elixir's and Erlang's name/arity): names a slash joins, no path. Every part but an arity
-    has a dot, and what follows the last one is no file extension; or it is one snake_case name
-    and its arity (not `HTTP/2`, `http/2`)."""
+    """`Conn.async_assign/Conn.await_assign`, `Plug.Conn.send_resp/3`, `put_resp_header/3`,
+    `strftime/1` (Elixir's, Erlang's and jq's name/arity): names a slash joins, no path. Every
+    part but an arity has a dot, and what follows the last one is no file extension; or it is
+    one snake_case name and its arity, or one lower-case word of three letters or more and its
+    one-digit arity (not `HTTP/2`, `http/2`, `x/4`, `mins/60`)."""
     segs = p.strip("/").split("/")
     if len(segs) < 2:
         return False
     if segs[-1].isdigit():
-        segs.pop()
-        if len(segs) == 1 and re.fullmatch(r"[a-z]\w*_\w+", segs[0]):
-            return True  # `response_content_type/1`: a bare name and its arity
+        arity = segs.pop()
+        if len(segs) == 1 and (re.fullmatch(r"[a-z]\w*_\w+", segs[0]) or (
+                len(arity) == 1 and re.fullmatch(r"[a-z][a-z0-9]{2,}", segs[0])
+                and segs[0] not in _PROTOCOLS)):
+            return True  # `response_content_type/1`, `strftime/1`: a bare name and its arity
     return all("." in s for s in segs) and segs[-1].rsplit(".", 1)[1].lower() not in _FILE_EXTS
 
 
@@ -594,7 +604,8 @@ def _strip_noise(text: str) -> str:
     text = strip_pasted(text)
     # ``TeX-style quotes'' (old mail and docstrings): a message, not code; left as they are, the
     # backticks paired across the prose between them and made its words identifiers
-    return _TEX_QUOTE_RE.sub(r'"\1"', text)
+    text = _TEX_QUOTE_RE.sub(r'"\1"', text)
+    return _PROTOTYPE_RE.sub(".", _INSTANCE_METHOD_RE.sub(r"\1.\2", text))
 
 
 def _ident_concept(ident: str, weight: float) -> Concept:
