@@ -815,6 +815,9 @@ def test_a_word_with_its_arity_is_a_name_and_a_protocol_version_is_not():
         "Fix segmentation fault on `strftime/1` and strflocaltime/1").keywords
         if c.kind == "identifier"}
     assert {"strftime", "strflocaltime"} <= idents, idents
+    q = parse_task("Make valid?/1 and Plug.Conn.halted?/1 agree")
+    assert {"valid", "halted"} <= {c.text for c in q.keywords if c.kind == "identifier"}
+    assert q.members == (("Conn", "halted"),)
     for task, name in (("Support http/2 in the client", "http"),
                        ("the quotient J*mins/60 is not simplified", "mins"),
                        ("solve(x/4 - 1) is wrong", "x")):

@@ -143,6 +143,9 @@ _INSTANCE_METHOD_RE = re.compile(r"(?<![\w#/.])((?:[A-Z]\w*::)*[A-Z]\w*)#([a-z_]
 method, the type's member as `Site.process` says it."""
 _PROTOTYPE_RE = re.compile(r"(?<=\w)\.prototype\.(?=[A-Za-z_$])")
 """`Foo.prototype.bar`: JavaScript's method `bar` of `Foo`, no name `prototype` of the code's."""
+_PREDICATE_ARITY_RE = re.compile(r"(?<![\w/.?!])((?:[A-Za-z_]\w*\.)*[a-z_]\w*)[?!]/\d\b")
+"""`valid?/1`, `Plug.Conn.halted?/1`: Elixir's predicate (or bang function) with its arity, the
+call `valid()` (the path pattern stops at the `?`, and the name was a plain word)."""
 _PROTOCOLS = frozenset("http https tls ssl spdy quic tcp udp".split())
 """`http/2`: a protocol's version, not a function's arity."""
 _QUOTED_RE = re.compile(r"(?<![\w])[\"“']([^\"”'\n]{6,160})[\"”'](?![\w])")
@@ -605,6 +608,7 @@ def _strip_noise(text: str) -> str:
     # ``TeX-style quotes'' (old mail and docstrings): a message, not code; left as they are, the
     # backticks paired across the prose between them and made its words identifiers
     text = _TEX_QUOTE_RE.sub(r'"\1"', text)
+    text = _PREDICATE_ARITY_RE.sub(r"\1()", text)
     return _PROTOTYPE_RE.sub(".", _INSTANCE_METHOD_RE.sub(r"\1.\2", text))
 
 
