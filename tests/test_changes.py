@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from iterative_retrieval.changes import lean, leans_on_changes, read_changes
+from iterative_retrieval.changes import lean, leans_on_changes, read_changes, work_words
 from iterative_retrieval.config import Settings
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.models import Hints
@@ -88,6 +88,27 @@ def test_a_task_about_the_work_in_progress_leans_on_it(tmp_path):
         "continue the change on this branch: handle the missing cases")
     assert res.files[0].path == "shop/shipping.py", [f.path for f in res.files]
     assert "changed on this branch" in res.files[0].reason
+
+
+def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
+    """"Continue the work on this branch" says nothing of what the work is; the branch's commit
+    messages do: their words find the file the work goes on to (the shipping cost), after the
+    changed cart. A task about something else borrows nothing."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + (
+        "\n    def parcel_weight(self):\n        return sum(i.grams for i in self.items)\n"))
+    git(root, "commit", "-qam", "Cart: the parcel weight, for the shipping cost of heavier parcels")
+    ch = read_changes(root)
+    assert "shipping" in work_words("continue the work on this branch", ch)
+    assert work_words("search_products returns every product whatever the query", ch) == ()
+    res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "continue the work on this branch")
+    paths = [f.path for f in res.files]
+    assert paths[0] == "shop/cart.py", paths
+    assert "shop/shipping.py" in paths[:3], [(f.path, f.reason) for f in res.files]
+    shipping = next(f for f in res.files if f.path == "shop/shipping.py")
+    assert "shipping" in shipping.reason and "parcel" in shipping.reason, shipping.reason
 
 
 @pytest.mark.parametrize("task", [

@@ -113,6 +113,8 @@ class Changes:
     text: str = ""
     """What the work in progress says: the branch's commit messages and the lines its diff and
     the uncommitted edits add or remove (at most TEXT_MAX characters)."""
+    messages: str = ""
+    """The branch's commit messages, newest first (at most MESSAGES of them)."""
 
     def __bool__(self) -> bool:
         return bool(self.files)
@@ -167,7 +169,8 @@ def read_changes(root: Path, now: float | None = None) -> Changes:
     if working:
         for path, change in coupled(_history(root), working).items():
             note(path, change)
-    return Changes(found, base, _wip_text(root, base))
+    messages = _messages(root, base)
+    return Changes(found, base, _wip_text(root, base, messages), messages)
 
 
 def coupled(history: Sequence[frozenset[str]], working: set[str]) -> dict[str, Change]:
@@ -234,15 +237,36 @@ def _history(root: Path) -> list[frozenset[str]]:
 
 
 TEXT_MAX = 200_000
+MESSAGES = 50
+WORK_WORDS = 8
+"""A task that says it is about the work borrows this many of the branch messages' names and
+words: "continue the work on this branch" says nothing else of what the work is."""
 
 
-def _wip_text(root: Path, base: str | None) -> str:
+def _messages(root: Path, base: str | None) -> str:
+    if base is None:
+        return ""
+    log = _git(root, "log", "--format=%B", "-n", str(MESSAGES), f"{base}..HEAD")
+    return log.decode("utf-8", "replace")[:TEXT_MAX] if log else ""
+
+
+def work_words(task: str, changes: Changes) -> tuple[str, ...]:
+    """The names and words of the branch's commit messages, strongest first, when the task
+    says it is about the work in progress (and what it says of it otherwise is the branch's
+    own business): they are the work's subject, searched as learned terms."""
+    if not changes.messages or not leans_on_changes(task):
+        return ()
+    from .query import parse_task  # the task reader, for the messages: no import cycle at load
+
+    said = parse_task(changes.messages).keywords
+    best = sorted((c for c in said if c.kind in ("identifier", "word")),
+                  key=lambda c: -c.weight)
+    return tuple(c.text for c in best[:WORK_WORDS])
+
+
+def _wip_text(root: Path, base: str | None, messages: str) -> str:
     """The branch's commit messages, then the changed lines of its diff and of the edits."""
-    parts: list[str] = []
-    if base is not None:
-        log = _git(root, "log", "--format=%B", "-n", "50", f"{base}..HEAD")
-        if log:
-            parts.append(log.decode("utf-8", "replace"))
+    parts: list[str] = [messages] if messages else []
     diff = _git(root, "diff", "-U0", "--no-color", "--relative", base or "HEAD", "--", ".")
     if diff:
         lines = diff.decode("utf-8", "replace").splitlines()

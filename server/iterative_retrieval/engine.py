@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .changes import NONE as NO_CHANGES
-from .changes import lean, read_changes
+from .changes import lean, read_changes, work_words
 from .config import SNIFF_BYTES, Settings, ablated
 from .context import build_context, estimate_tokens, frames_in, select
 from .contract import ExplanationJson, RootStatusJson
@@ -331,7 +331,12 @@ class Engine:
             asked = query if mine is s else replace(
                 query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
             work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
-            runs[root] = Run(idx, task, query.keywords, self._reader(root, texts, red),
+            borrowed = work_words(task, work)
+            if borrowed:
+                known = {t for c in asked.keywords for t in c.terms}
+                asked = replace(asked, keywords=asked.keywords
+                                + follow_up_concepts(borrowed, known))
+            runs[root] = Run(idx, task, asked.keywords, self._reader(root, texts, red),
                              should_stop, report, search=caches[root], changes=work.files,
                              lean=lean(task, query.keywords, work), editor=here.editor,
                              pinned=here.pinned,
