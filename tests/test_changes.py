@@ -111,6 +111,29 @@ def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     assert "shipping" in shipping.reason and "parcel" in shipping.reason, shipping.reason
 
 
+def test_the_failing_test_i_just_wrote_and_the_code_it_tests(tmp_path):
+    """"Make the failing test I just wrote pass" names the developer's new test: it is handed
+    out first, as what the task is about, though tests are no candidates for a task that does
+    not say so; and the code it tests comes with it, as the context it uses. A task about
+    something else does not hand the new test out."""
+    root = repo(tmp_path)
+    (root / "tests").mkdir()
+    (root / "tests/test_cart.py").write_text(
+        "from shop.cart import Cart\n\n\ndef test_discount_applies():\n    cart = Cart()\n"
+        "    cart.add_item(Item(price=10))\n    assert cart.total(discount=0.1) == 9\n")
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "c")))
+    res = eng.retrieve("make the failing test I just wrote pass")
+    paths = [f.path for f in res.files]
+    assert paths[0] == "tests/test_cart.py", [(f.path, f.reason) for f in res.files]
+    first = res.files[0]
+    assert first.relevance >= 0.8 and "the work in progress the task is about" in first.reason
+    assert "new, not committed" in first.reason
+    cart = next(f for f in res.files if f.path == "shop/cart.py")
+    assert cart.relevance >= 0.5 and "defines `Cart`" in cart.reason, cart.reason
+    other = eng.retrieve("search_products returns every product whatever the query")
+    assert "tests/test_cart.py" not in [f.path for f in other.files]
+
+
 @pytest.mark.parametrize("task", [
     "Continue: handle the remaining cases",
     "carry on with the port of the parser",
@@ -118,6 +141,8 @@ def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     "add a test for this change",
     "the failing test I just wrote",
     "rebase the current diff and fix the import",
+    "split my staged changes into two commits",
+    "tidy the refactor so far",
 ])
 def test_a_task_saying_it_is_about_the_work_leans_on_it(task):
     assert leans_on_changes(task)
@@ -130,6 +155,8 @@ def test_a_task_saying_it_is_about_the_work_leans_on_it(task):
     # a verb in passing
     "Just set help on the namespace and continue parsing",
     "the loop should continue the iteration when the item is None",
+    "So far I have tried restarting the server",
+    "Staged rollouts ignore the percentage",
 ])
 def test_a_task_that_only_says_the_words_in_passing_does_not_lean(task):
     assert not leans_on_changes(task)

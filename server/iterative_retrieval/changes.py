@@ -49,6 +49,9 @@ falls)."""
 WORKING = ("unstaged", "staged", "branch")
 """The kinds of change that are the work in progress and have a history (untracked files do
 not)."""
+WORK_KINDS = (*WORKING, "untracked")
+"""The kinds of change that are the developer's own work in progress (not a recent commit, nor a
+file coupled with the work): the files a task that says it is about the work names."""
 
 STRENGTH = {"unstaged": 1.0, "staged": 1.0, "untracked": 0.9, "branch": 0.8}
 """How much a kind of change says that the developer is working on the file (recent: decayed)."""
@@ -65,15 +68,17 @@ LEANING_RE = re.compile(
     r"finish(ing)? (the|my|this)|"
     r"(this|my|the current|current) (branch|change|changes|diff|work)|"
     r"(my|the current|current) (patch|commit)|"
-    r"work in progress|\bwip\b|uncommitted|staged|i (just|have just|recently) "
-    r"(wrote|added|changed|edited|made|started)|i('m| am) (working on|in the middle of)|"
-    r"so far|the failing test)\b",
+    r"work in progress|\bwip\b|uncommitted|staged (changes|files|edits)|i('ve| have) staged|"
+    r"i (just|have just|recently) (wrote|added|changed|edited|made|started)|"
+    r"i('m| am) (working on|in the middle of)|"
+    r"(the|my) (work|changes|edits|refactor|refactoring|patch|code) so far|the failing test)\b",
     re.I,
 )
 """How a task says it is about the work in progress ("continue the refactor on this branch",
-"the failing test I just wrote"): then the changed files weigh in full. Not a verb in passing
-("… and continue parsing") nor a message speaking of itself ("This commit fixes that", "This
-patch adds"): a pasted commit or pull request says those of its own change, not the branch's."""
+"the failing test I just wrote"): then the changed files weigh in full, and are what the task
+names (relevance.judge). Not a verb in passing ("… and continue parsing", "so far I tried",
+"staged rollouts") nor a message speaking of itself ("This commit fixes that", "This patch
+adds"): a pasted commit or pull request says those of its own change, not the branch's."""
 
 
 @dataclass(frozen=True)

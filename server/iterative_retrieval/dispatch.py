@@ -9,6 +9,7 @@ the test/doc rule apply here.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import replace
 from itertools import filterfalse, repeat
 from operator import add, mul
 
@@ -95,9 +96,21 @@ def dispatch(run: Run, query: Query, excluded: set[str],  # noqa: C901
             if enter(fid):
                 extra.setdefault(fid, []).append(source)
 
+    # a task that says it is about the work ("the failing test I just wrote") takes the
+    # developer's own test and doc files too: they are the work, whatever the task's words
+    own_work = admitter(run, replace(query, include_tests=True), excluded) if (
+        run.lean >= 1.0) else None
     for path, source in run.seeds():
         seed = (cache.by_path or {}).get(path)
-        if seed is not None and enter(seed):
+        if seed is None:
+            continue
+        row = files.get(seed)
+        if (own_work is not None and source == "changed" and row is not None
+                and row.kind in ("test", "doc") and seed not in bm25 and own_work(row)):
+            refused.discard(seed)
+            bm25[seed] = 0.0
+            extra.setdefault(seed, []).append(source)
+        elif enter(seed):
             extra.setdefault(seed, []).append(source)
 
     for concept in query.keywords:

@@ -2,7 +2,8 @@
 pattern's bands.
 
 - **implements** (0.8–1.0): its own evidence is strong (signals.py's score ≥ TARGET_SCORE): it is
-  named in the task, defines what the task names, or its code and path carry the task's words.
+  named in the task, defines what the task names, or its code and path carry the task's words;
+  or it is the developer's own work and the task says it is about that work (Run.work).
 - **related** (0.5–0.75): it defines a name an implementing file uses, or an implementing file
   imports it (the context a fix needs); or its own evidence is partial (score ≥ RELATED_SCORE).
 - **indirect** (0.2–0.45): a caller (it imports an implementing file but says little of the
@@ -57,6 +58,7 @@ SURE_CONTEXT = 2
 """…and of that context, the few files that reach 0.7 (the stop rule counts them)…"""
 NEEDED = 0.8
 """…when the implementing file needs them at least this much (`need`: own evidence and links)."""
+WORK_SAYS = "the work in progress the task is about"
 GUESS_CEILING = 0.6
 """A run that only the task's generic words found anything for hands out guesses: related at
 best."""
@@ -101,12 +103,13 @@ def assign(run: Run, evals: list[Evaluation]) -> Roles:
 
     Two hops: the implementing files' links first; then the links of the best related files
     that those links found (a token module's JWT helpers), worth less and never 0.7."""
-    targets = [e for e in evals if e.score >= TARGET_SCORE] if not run.guess else []
+    work = run.work()
+    targets = [e for e in evals if (e.score >= TARGET_SCORE and not run.guess) or e.path in work]
     strong = {e.path for e in targets if e.score >= STRONG_SCORE}
     uses = [u for t in targets[:SOURCES] for u in uses_of(run, t)]
     links = _links(run, evals, targets[:SOURCES], uses, hop=1)
     for ev in evals:
-        judge(ev, links.get(ev.path, []), strong, run.guess)
+        judge(ev, links.get(ev.path, []), strong, run.guess, ev.path in work)
     _needed_context(evals)
     taken = {e.path for e in targets}
     second = [e for e in ranked(evals) if e.role == RELATED.role and e.path not in taken
@@ -116,7 +119,8 @@ def assign(run: Run, evals: list[Evaluation]) -> Roles:
         more = _links(run, evals, second, [u for e in second for u in uses_of(run, e)], hop=2)
         for ev in evals:
             if ev.path in more and ev.path not in taken:
-                judge(ev, links.get(ev.path, []) + more[ev.path], strong, run.guess)
+                judge(ev, links.get(ev.path, []) + more[ev.path], strong, run.guess,
+                      ev.path in work)
         _needed_context(evals)
     return Roles(targets, uses)
 
@@ -149,13 +153,16 @@ def _links(run: Run, evals: list[Evaluation], sources: list[Evaluation], uses: l
 
 
 def judge(ev: Evaluation, links: list[Link],
-          strong: set[str] | frozenset[str] = frozenset(), guess: bool = False) -> None:
-    """The best role the file's evidence and links earn, its relevance and its reason."""
+          strong: set[str] | frozenset[str] = frozenset(), guess: bool = False,
+          work: bool = False) -> None:
+    """The best role the file's evidence and links earn, its relevance and its reason. `work`:
+    the file is the developer's own work and the task says it is about it (Run.work): it
+    implements what the task names, as a file the task names by its path does."""
     s = ev.score
     options: list[tuple[float, str, str]] = []  # (relevance, role, what the role says first)
-    if s >= TARGET_SCORE:
-        options.append((IMPLEMENTS.place((s - TARGET_SCORE) / (1 - TARGET_SCORE)),
-                        IMPLEMENTS.role, ""))
+    if s >= TARGET_SCORE or work:
+        options.append((IMPLEMENTS.place(max(s - TARGET_SCORE, 0.0) / (1 - TARGET_SCORE)),
+                        IMPLEMENTS.role, WORK_SAYS if work else ""))
     structural = [lk for lk in links if lk.kind in LINK_PLACE]
     callers = [lk for lk in links if lk.kind == "imports"]
     own = min(s / TARGET_SCORE, 1.0)
@@ -179,7 +186,7 @@ def judge(ev: Evaluation, links: list[Link],
                         INDIRECT.role, ""))
     options.append((IRRELEVANT.place(s / INDIRECT_SCORE), IRRELEVANT.role, ""))
     relevance, role, first = max(options, key=lambda o: o[0])
-    if guess and relevance > GUESS_CEILING:
+    if guess and relevance > GUESS_CEILING and not work:
         relevance, role = GUESS_CEILING, RELATED.role
     ev.relevance, ev.role = relevance, role
     ev.links = [str(lk) for lk in links]

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .changes import Change
+from .changes import WORK_KINDS, Change
 from .index import FileRow, Index
 from .models import Concept
 from .search import SearchCache
@@ -74,6 +74,14 @@ class Run:
     @property
     def task_stems(self) -> set[str]:
         return {t for c in self.task_concepts if c.text not in self.superseded for t in c.terms}
+
+    def work(self) -> dict[str, float]:
+        """path → strength of the developer's own changes, when the task says it is about them
+        ("the failing test I just wrote", "continue the work on this branch"): the files it
+        names; else nothing."""
+        if self.lean < 1.0:  # changes.lean: 1 when the task says so
+            return {}
+        return {p: ch.strength for p, ch in self.changes.items() if ch.kind in WORK_KINDS}
 
     def seeds(self) -> list[tuple[str, str]]:
         """(path, source) of the files DISPATCH takes as candidates whatever the words: the
