@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .models import Concept
+from .query import parse_task
 from .tokenize import term_counts
 
 GIT_TIMEOUT = 10.0
@@ -243,6 +244,7 @@ def _history(root: Path) -> list[frozenset[str]]:
 
 TEXT_MAX = 200_000
 MESSAGES = 50
+"""The branch's commit messages read, newest first."""
 WORK_WORDS = 8
 """A task that says it is about the work borrows this many of the branch messages' names and
 words: "continue the work on this branch" says nothing else of what the work is."""
@@ -257,12 +259,9 @@ def _messages(root: Path, base: str | None) -> str:
 
 def work_words(task: str, changes: Changes) -> tuple[str, ...]:
     """The names and words of the branch's commit messages, strongest first, when the task
-    says it is about the work in progress (and what it says of it otherwise is the branch's
-    own business): they are the work's subject, searched as learned terms."""
+    says it is about the work in progress: the work's subject, searched as learned terms."""
     if not changes.messages or not leans_on_changes(task):
         return ()
-    from .query import parse_task  # the task reader, for the messages: no import cycle at load
-
     said = parse_task(changes.messages).keywords
     best = sorted((c for c in said if c.kind in ("identifier", "word")),
                   key=lambda c: -c.weight)

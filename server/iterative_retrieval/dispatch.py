@@ -98,14 +98,14 @@ def dispatch(run: Run, query: Query, excluded: set[str],  # noqa: C901
 
     # a task that says it is about the work ("the failing test I just wrote") takes the
     # developer's own test and doc files too: they are the work, whatever the task's words
-    own_work = admitter(run, replace(query, include_tests=True), excluded) if (
-        run.lean >= 1.0) else None
+    work = run.work()
+    own_work = admitter(run, replace(query, include_tests=True), excluded) if work else None
     for path, source in run.seeds():
         seed = (cache.by_path or {}).get(path)
         if seed is None:
             continue
         row = files.get(seed)
-        if (own_work is not None and source == "changed" and row is not None
+        if (own_work is not None and path in work and row is not None
                 and row.kind in ("test", "doc") and seed not in bm25 and own_work(row)):
             refused.discard(seed)
             bm25[seed] = 0.0

@@ -59,6 +59,7 @@ SURE_CONTEXT = 2
 NEEDED = 0.8
 """…when the implementing file needs them at least this much (`need`: own evidence and links)."""
 WORK_SAYS = "the work in progress the task is about"
+"""What the role says first of a file that implements because it is the work the task names."""
 GUESS_CEILING = 0.6
 """A run that only the task's generic words found anything for hands out guesses: related at
 best."""
