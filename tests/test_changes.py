@@ -111,6 +111,22 @@ def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     assert "shipping" in shipping.reason and "parcel" in shipping.reason, shipping.reason
 
 
+def test_a_credential_in_a_branch_message_is_not_borrowed(tmp_path):
+    """A commit message that pasted a token gives its words, not the token: nothing is searched
+    for it, and no output says it, masked or not."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "feature")
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# weight\n")
+    token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+    git(root, "commit", "-qam", f"Cart weight for the shipping cost; rotate {token}")
+    res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "continue the work on this branch")
+    keywords = [c.text for t in res.trace for c in t.query.keywords]
+    assert "shipping" in keywords, keywords
+    assert not any(token in k or "redacted" in k for k in keywords), keywords
+    assert token not in json.dumps(res.to_dict())
+
+
 def test_the_failing_test_i_just_wrote_and_the_code_it_tests(tmp_path):
     """"Make the failing test I just wrote pass" names the developer's new test: it is handed
     out first, as what the task is about, though tests are no candidates for a task that does

@@ -19,7 +19,7 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -257,13 +257,16 @@ def _messages(root: Path, base: str | None) -> str:
     return log.decode("utf-8", "replace")[:TEXT_MAX] if log else ""
 
 
-def work_words(task: str, changes: Changes) -> tuple[str, ...]:
+def work_words(task: str, changes: Changes,
+               keep: Callable[[str], bool] | None = None) -> tuple[str, ...]:
     """The names and words of the branch's commit messages, strongest first, when the task
-    says it is about the work in progress: the work's subject, searched as learned terms."""
+    says it is about the work in progress: the work's subject, searched as learned terms.
+    `keep`: which words may be searched (not a credential a message pasted)."""
     if not changes.messages or not leans_on_changes(task):
         return ()
     said = parse_task(changes.messages).keywords
-    best = sorted((c for c in said if c.kind in ("identifier", "word")),
+    best = sorted((c for c in said if c.kind in ("identifier", "word")
+                   and (keep is None or keep(c.text))),
                   key=lambda c: -c.weight)
     return tuple(c.text for c in best[:WORK_WORDS])
 

@@ -331,7 +331,8 @@ class Engine:
             asked = query if mine is s else replace(
                 query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
             work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
-            borrowed = work_words(task, work)
+            # nothing is learned from a credential a commit message pasted
+            borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)
             if borrowed:
                 known = {t for c in asked.keywords for t in c.terms}
                 asked = replace(asked, keywords=asked.keywords
