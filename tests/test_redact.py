@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from iterative_retrieval.models import FileResult, Region, RetrievalResult
-from iterative_retrieval.redact import MARK, entropy, redact_result, redact_text
+from iterative_retrieval.redact import MARK, Redactor, entropy, redact_result, redact_text
 
 from .conftest import examples, no_hang
 
@@ -360,3 +360,15 @@ def test_a_password_between_percent_signs_is_no_windows_variable():
 def test_the_new_forms_leave_code_alone(line):
     """The rules for those forms keep code that handles credentials without holding one."""
     assert redact_text(line + "\n") == line + "\n"
+
+
+def test_a_piece_of_a_masked_value_is_masked_when_it_tells_of_it():
+    """After a file's credential was masked, an output word inside it is masked when it holds 8
+    of its characters or half of a short one; a word of 5-7 letters of a long one is left."""
+    red = Redactor()
+    red.text('JWT_SECRET = "Expiry9TokenXk2Lq8Zp4Wm7Rt3Yv6Nb"\nDB_PASSWORD = "Zq8vLx2w"\n')
+    assert red.words("token expiry") == "token expiry"
+    assert red.words("learned Xk2Lq8Zp4") == f"learned {MARK.format('credential')}"
+    masked = MARK.format("credential")
+    assert red.words("Zq8vLx2w Zq8vL") == f"{masked} {masked}"  # the short password, half of it
+    assert red.words("Zq8v") == "Zq8v"  # shorter than any piece that is looked at

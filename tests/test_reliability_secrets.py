@@ -400,6 +400,35 @@ def test_a_result_sent_back_is_masked_in_every_word(trace_ws):
     assert key not in out and "session" in out and out.count("«redacted: ") >= 6
 
 
+def test_the_tasks_words_inside_a_secret_stay_readable(tmp_path):
+    """A credential whose value holds the task's words (`Expiry9TokenXk2…`) is masked in the
+    regions, and no 8 characters of it come out; the task's own words, `token` and `expiry`,
+    stay in the task line, the reasons and the trace (they were all masked as its pieces)."""
+    secret = "Expiry9TokenXk2Lq8Zp4Wm7Rt3Yv6Nb"
+    root = tmp_path / "ws"
+    make_repo(root, {
+        "src/auth.py": "from src.token import token_expired\n\n\ndef authenticate(token):\n"
+                       "    if token_expired(token):\n        raise PermissionError\n",
+        "src/token.py": "EXPIRY_SECONDS = 3600\n\n\ndef token_expired(token):\n"
+                        "    return token.age > EXPIRY_SECONDS\n",
+        "src/settings.py": f"# token expiry of the auth service\nJWT_SECRET = \"{secret}\"\n"
+                           "TOKEN_EXPIRY = 3600\n",
+    })
+    task = "fix the auth token expiry bug"
+    for fmt in (["--regions"], ["--json"]):
+        out = cli("retrieve", task, "--root", str(root), "--cache-dir", str(tmp_path / "c"), *fmt)
+        assert out.returncode == 0, out.stderr
+        assert not secrets_measure.leaked(secret, out.stdout.lower())
+        assert "«redacted: secret»" in out.stdout  # settings.py was handed out, masked
+        assert "«redacted: credential»" not in out.stdout
+    result = json.loads(out.stdout)
+    assert result["task"] == task
+    assert {"src/auth.py", "src/token.py"} <= result_paths(result)
+    auth = next(f for f in result["files"] if f["path"] == "src/auth.py")
+    assert "token" in auth["reason"] and "expiry" in auth["reason"]
+    assert {"token", "expiry"} <= set(result["trace"][0]["query"]["keywords"])
+
+
 # -- secret files under harmless names, behind links, in secrets/ folders (items 2 and 3) --------
 
 

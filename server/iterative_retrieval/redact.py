@@ -530,8 +530,12 @@ def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
 
 
 MIN_FRAGMENT = 5
-"""A word of an output this long that occurs inside a masked value is masked too (shorter ones,
-`key`, `app`, are too common to say anything)."""
+"""A word of an output this long that occurs inside a masked value may be a piece of it (shorter
+ones, `key`, `app`, are too common to say anything)…"""
+FRAGMENT_CHARS = 8
+"""…and is masked when it holds this many of the value's characters, or half of them (a short
+password): a shorter piece of a long secret tells nothing of it, and is often a word of the task
+itself (`token` and `expiry` of `Expiry9TokenXk2…`, which had the task's own words masked)."""
 _WORD = re.compile(rf"[A-Za-z0-9_+/=.~-]{{{MIN_FRAGMENT},}}")
 
 
@@ -570,7 +574,9 @@ class Redactor:
 
     def _fragment(self, m: re.Match[str]) -> str:
         low = m.group().lower()
-        return MARK.format("credential") if any(low in v for v in self.masked) else m.group()
+        n = len(low)
+        piece = any(low in v and (n >= FRAGMENT_CHARS or 2 * n >= len(v)) for v in self.masked)
+        return MARK.format("credential") if piece else m.group()
 
     def result(self, result: RetrievalResult) -> RetrievalResult:
         """A copy of a result with credentials masked in every string it hands out but paths."""
