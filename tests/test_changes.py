@@ -109,6 +109,19 @@ def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     assert "shop/shipping.py" in paths[:3], [(f.path, f.reason) for f in res.files]
     shipping = next(f for f in res.files if f.path == "shop/shipping.py")
     assert "shipping" in shipping.reason and "parcel" in shipping.reason, shipping.reason
+    # the trace says which keywords the branch lent (the text view, the JSON every surface gets)
+    out = subprocess.run(
+        [sys.executable, "-m", "iterative_retrieval", "retrieve", "continue the work on this branch",
+         "--root", str(root), "--cache-dir", str(tmp_path / "c"), "-q"],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    said = next(ln for ln in out.stdout.splitlines() if "from the branch's commit messages:" in ln)
+    assert "shipping" in said and "parcel" in said, said
+    lent = res.to_dict()["trace"][0]["query"]["from_branch"]
+    assert "shipping" in lent and set(lent) <= set(res.to_dict()["trace"][0]["query"]["keywords"])
+    other = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "search_products returns every product whatever the query")
+    assert all(not t.query.from_branch for t in other.trace)
 
 
 def test_a_credential_in_a_branch_message_is_not_borrowed(tmp_path):
@@ -279,6 +292,10 @@ def test_a_follow_up_searches_the_previous_runs_words(tmp_path):
     res = eng.retrieve("the invoice shows a wrong amount", hints=Hints(follow_up=("shipping",)))
     keywords = [c.text for c in res.trace[0].query.keywords]
     assert "shipping" in keywords
+    # …and its trace says the word was kept from the last answer; a word the task says is not
+    assert res.to_dict()["trace"][0]["query"]["follow_up"] == ["shipping"]
+    again = eng.retrieve("the invoice shows a wrong amount", hints=Hints(follow_up=("invoice",)))
+    assert again.trace[0].query.follow_up == ()
 
 
 def test_the_command_line_takes_pins_excludes_and_focus(tmp_path):

@@ -187,7 +187,7 @@ def test_json_schema_fields():
             str(EXAMPLES / "auth-service"), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert out["schema_version"] == "1.3"
+    assert out["schema_version"] == "1.4"
     assert set(out) >= {"schema_version", "task", "files", "trace", "stats"}
     f = out["files"][0]
     assert set(f) >= {"path", "relevance", "band", "role", "reason", "missing", "cycle", "regions"}
@@ -197,7 +197,8 @@ def test_json_schema_fields():
     assert set(r) == {"start_line", "end_line", "why", "text"} and r["start_line"] <= r["end_line"]
     assert r["why"], "a region says what it is (whole file, a function, matched lines)"
     t = out["trace"][0]
-    assert set(t["query"]) == {"patterns", "keywords", "excludes", "focus_areas"}
+    assert set(t["query"]) == {"patterns", "keywords", "excludes", "focus_areas", "follow_up",
+                               "from_branch"}
     assert set(t) >= {"cycle", "query", "candidates", "kept", "excluded", "learned"}
 
 

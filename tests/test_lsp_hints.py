@@ -112,6 +112,7 @@ async def test_a_follow_up_searches_the_previous_runs_words(ws: LanguageClient):
     assert learned
     second = await retrieve(ws, task="and where is it checked?", followUp=learned)
     assert set(learned[:3]) <= set(second["trace"][0]["query"]["keywords"])
+    assert set(learned[:3]) <= set(second["trace"][0]["query"]["follow_up"])
 
 
 async def test_render_context_with_a_task_takes_the_same_hints(ws: LanguageClient):

@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 
-export const SCHEMA_VERSION = "1.3";
+export const SCHEMA_VERSION = "1.4";
 
 /** The most paths (or terms) one hint list of `retrieve` may hold. */
 export const MAX_HINT_PATHS = 200;
@@ -356,12 +356,16 @@ export interface StatusJson {
 export interface TraceQueryJson {
   /** Folder globs of good files, boosted. */
   patterns: string[];
-  /** The task's concepts plus learned terms. */
+  /** The task's concepts, then the words a follow-up kept or the branch lent, then learned terms. */
   keywords: string[];
   /** Globs and paths never to return. */
   excludes: string[];
   /** Symbols whose definitions this cycle looked up. */
   focus_areas: string[];
+  /** Keywords a follow-up kept: the previous answer's learned terms (1.4). */
+  follow_up: string[];
+  /** Keywords borrowed from the branch's commit messages, when the task says it is about the work in progress (1.4). */
+  from_branch: string[];
 }
 
 /** Each setting the server reads: its default and bounds (config.SETTINGS). */

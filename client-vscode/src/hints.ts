@@ -74,9 +74,11 @@ export function removed(list: readonly string[], uri: string): string[] {
   return list.filter((u) => u !== uri);
 }
 
-/** The terms a run learned, in order, each once (the union of its trace's `learned`). */
+/** The terms a run learned, in order, each once: those it kept from the answer it followed
+ * up, then the union of its trace's `learned` (a follow-up of a follow-up keeps the first's). */
 export function learnedTerms(result: Pick<RetrievalResult, 'trace'>): string[] {
-  return [...new Set(result.trace.flatMap((t) => t.learned))].slice(0, MAX_HINT_PATHS);
+  const kept = result.trace.flatMap((t) => t.query.follow_up);
+  return [...new Set([...kept, ...result.trace.flatMap((t) => t.learned)])].slice(0, MAX_HINT_PATHS);
 }
 
 /** What the user keeps for the workspace and what one request adds. */

@@ -116,6 +116,8 @@ export function normalizeResult(value: RetrievalResult): RetrievalResult {
         keywords: asStrings(t.query?.keywords),
         excludes: asStrings(t.query?.excludes),
         focus_areas: asStrings(t.query?.focus_areas),
+        follow_up: asStrings(t.query?.follow_up),
+        from_branch: asStrings(t.query?.from_branch),
       },
       excluded: asStrings(t.excluded),
       learned: asStrings(t.learned),

@@ -90,10 +90,13 @@ function listDetail(id: string, label: string, items: string[], icon: string): N
   return leaf(id, label, shown, tooltip, { id: icon });
 }
 
-/** The rows under one cycle: keywords, learned terms, patterns, excludes, focus, gaps, stop. */
+/** The rows under one cycle: keywords (and those the task did not say: a follow-up's, the
+ * branch's), learned terms, patterns, excludes, focus, gaps, stop. */
 export function cycleDetails(t: CycleTrace, idBase: string): Node[] {
   const rows: (Node | undefined)[] = [
     listDetail(`${idBase}:keywords`, 'Keywords', t.query.keywords, 'key'),
+    listDetail(`${idBase}:followUp`, 'Kept from the last answer', t.query.follow_up, 'history'),
+    listDetail(`${idBase}:fromBranch`, "From the branch's commits", t.query.from_branch, 'git-commit'),
     listDetail(`${idBase}:learned`, 'Learned', t.learned, 'lightbulb'),
     listDetail(`${idBase}:patterns`, 'Patterns', t.query.patterns, 'filter'),
     listDetail(`${idBase}:excludes`, 'Query excludes', t.query.excludes, 'exclude'),

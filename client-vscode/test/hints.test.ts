@@ -63,7 +63,9 @@ test('files an agent has read go as `seen`, each once and at most the server\'s 
 });
 
 test('the learned terms of a run are the union of its cycles', () => {
-  const cycle = (learned: string[]) => ({ learned }) as unknown as CycleTrace;
+  const cycle = (learned: string[], followUp: string[] = []) => ({ learned, query: { follow_up: followUp } }) as unknown as CycleTrace;
   assert.deepEqual(learnedTerms({ trace: [cycle(['jwt', 'session']), cycle(['session', 'refresh'])] }), ['jwt', 'session', 'refresh']);
   assert.deepEqual(learnedTerms({ trace: [] }), []);
+  // a follow-up of a follow-up keeps what the first kept, before what it learned itself
+  assert.deepEqual(learnedTerms({ trace: [cycle(['claims'], ['jwt', 'session']), cycle(['jwt', 'expiry'], ['jwt', 'session'])] }), ['jwt', 'session', 'claims', 'expiry']);
 });

@@ -83,6 +83,18 @@ test('the trace lists each cycle with keywords, learned terms, patterns, exclude
   assert.equal(c2.Learned, undefined, 'empty lists get no row');
 });
 
+test('keywords the task did not say show where they came from: the last answer, the branch', () => {
+  const r = normalizeResult(JSON.parse(JSON.stringify(result)) as RetrievalResult);
+  r.trace[0].query.follow_up = ['session', 'claims'];
+  r.trace[0].query.from_branch = ['refreshToken', 'rotation'];
+  const c1 = Object.fromEntries((done(r).at(-1) as Node).children[0].children.map((d) => [d.label, d.description]));
+  assert.equal(c1['Kept from the last answer'], 'session, claims');
+  assert.equal(c1["From the branch's commits"], 'refreshToken, rotation');
+  const plain = Object.fromEntries((done().at(-1) as Node).children[0].children.map((d) => [d.label, d.description]));
+  assert.equal(plain['Kept from the last answer'], undefined, 'a task alone has neither row');
+  assert.equal(plain["From the branch's commits"], undefined);
+});
+
 test('row ids are unique and stable across rebuilds, so expansion survives a refresh', () => {
   const ids = flatten(done()).map((n) => n.id);
   assert.equal(new Set(ids).size, ids.length);

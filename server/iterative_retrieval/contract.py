@@ -40,7 +40,7 @@ from .config import (
     task_problem,
 )
 
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 """The result's version: a minor version adds fields, a major one removes or changes one."""
 
 FORMATS = ("markdown", "json", "xml")
@@ -326,9 +326,16 @@ class TraceQueryJson(TypedDict):
     """What one cycle searched."""
 
     patterns: Annotated[list[str], Doc("Folder globs of good files, boosted.")]
-    keywords: Annotated[list[str], Doc("The task's concepts plus learned terms.")]
+    keywords: Annotated[list[str], Doc(
+        "The task's concepts, then the words a follow-up kept or the branch lent, then learned "
+        "terms.")]
     excludes: Annotated[list[str], Doc("Globs and paths never to return.")]
     focus_areas: Annotated[list[str], Doc("Symbols whose definitions this cycle looked up.")]
+    follow_up: Annotated[list[str], Doc(
+        "Keywords a follow-up kept: the previous answer's learned terms (1.4).")]
+    from_branch: Annotated[list[str], Doc(
+        "Keywords borrowed from the branch's commit messages, when the task says it is about "
+        "the work in progress (1.4).")]
 
 
 class CycleTraceJson(TypedDict):

@@ -314,8 +314,9 @@ class Engine:
         )
         if hints is not None and hints.follow_up:
             known = {t for c in query.keywords for t in c.terms}
-            query = replace(query, keywords=query.keywords
-                            + follow_up_concepts(hints.follow_up, known))
+            kept = follow_up_concepts(hints.follow_up, known)
+            query = replace(query, keywords=query.keywords + kept,
+                            follow_up=tuple(c.text for c in kept))
         steer: dict[Path, RootHints] = {}
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
@@ -335,8 +336,9 @@ class Engine:
             borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)
             if borrowed:
                 known = {t for c in asked.keywords for t in c.terms}
-                asked = replace(asked, keywords=asked.keywords
-                                + follow_up_concepts(borrowed, known))
+                words = follow_up_concepts(borrowed, known)
+                asked = replace(asked, keywords=asked.keywords + words,
+                                from_branch=tuple(c.text for c in words))
             runs[root] = Run(idx, task, asked.keywords, self._reader(root, texts, red),
                              should_stop, report, search=caches[root], changes=work.files,
                              lean=lean(task, query.keywords, work), editor=here.editor,

@@ -165,6 +165,10 @@ class Query:
     members: tuple[tuple[str, str], ...] = ()
     """(type, member) of each name the task qualifies with a type (`Request.get_json`,
     `AbstractProcessingHandler::handle()`): the file defining both is the one it names."""
+    follow_up: tuple[str, ...] = ()
+    """Keywords that are the last answer's learned terms, which a follow-up searches again."""
+    from_branch: tuple[str, ...] = ()
+    """Keywords borrowed from the branch's commit messages (changes.work_words)."""
 
     def to_dict(self) -> TraceQueryJson:
         return {
@@ -172,6 +176,8 @@ class Query:
             "keywords": [c.text for c in self.keywords],
             "excludes": list(self.excludes),
             "focus_areas": list(self.focus_areas),
+            "follow_up": list(self.follow_up),
+            "from_branch": list(self.from_branch),
         }
 
 

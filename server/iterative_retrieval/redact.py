@@ -596,6 +596,8 @@ class Redactor:
             query = replace(
                 q, keywords=tuple(replace(c, text=w(c.text)) for c in q.keywords),
                 focus_areas=tuple(w(a) for a in q.focus_areas),
+                follow_up=tuple(w(a) for a in q.follow_up),
+                from_branch=tuple(w(a) for a in q.from_branch),
                 fallback=tuple(replace(c, text=w(c.text)) for c in q.fallback),
             )
             trace.append(replace(t, query=query, learned=[w(x) for x in t.learned],

@@ -72,6 +72,10 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
         kw = ", ".join(q["keywords"][:10]) + (" …" if len(q["keywords"]) > 10 else "")
         lines.append(f"  cycle {t.cycle}: {t.candidates} candidates, {t.kept} ≥ 0.7; "
                      f"keywords: {kw}")
+        if t.cycle == 1 and q["follow_up"]:
+            lines.append(f"    kept from the last answer: {', '.join(q['follow_up'])}")
+        if t.cycle == 1 and q["from_branch"]:
+            lines.append(f"    from the branch's commit messages: {', '.join(q['from_branch'])}")
         if t.learned:
             lines.append(f"    learned: {', '.join(t.learned)}")
         if t.excluded:
