@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from .contract import FORMATS, ExplanationJson
 from .lines import split_lines
-from .models import RetrievalResult
+from .models import CycleTrace, RetrievalResult
 
 FENCE_LANGUAGES = {
     ".py": "python", ".ts": "typescript", ".tsx": "tsx", ".js": "javascript", ".jsx": "jsx",
@@ -68,29 +68,34 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
     lines.append("")
     lines.append("Trace:")
     for t in result.trace:
-        q = t.query.to_dict()
-        kw = ", ".join(q["keywords"][:10]) + (" …" if len(q["keywords"]) > 10 else "")
-        lines.append(f"  cycle {t.cycle}: {t.candidates} candidates, {t.kept} ≥ 0.7; "
-                     f"keywords: {kw}")
-        if t.cycle == 1 and q["follow_up"]:
-            lines.append(f"    kept from the last answer: {', '.join(q['follow_up'])}")
-        if t.cycle == 1 and q["from_branch"]:
-            lines.append(f"    from the branch's commit messages: {', '.join(q['from_branch'])}")
-        if t.learned:
-            lines.append(f"    learned: {', '.join(t.learned)}")
-        if t.excluded:
-            n = len(t.excluded)
-            lines.append(f"    excluded: {n} file{'' if n == 1 else 's'} under 0.2")
-        if q["focus_areas"]:
-            lines.append(f"    focus: {', '.join(q['focus_areas'])}")
-        if t.stop_reason:
-            lines.append(f"    stop: {t.stop_reason}")
+        lines.extend(_cycle_lines(t))
     st = result.stats
     lines.append(
         f"{st.get('files_indexed', 0)} files indexed ({st.get('files_reindexed', 0)} re-read), "
         f"{st.get('tokens', 0)}/{st.get('budget', 0)} tokens, {st.get('seconds', 0):.2f}s"
     )
     return "\n".join(lines)
+
+
+def _cycle_lines(t: CycleTrace) -> list[str]:
+    """One cycle of the terminal view's trace."""
+    q = t.query.to_dict()
+    kw = ", ".join(q["keywords"][:10]) + (" …" if len(q["keywords"]) > 10 else "")
+    lines = [f"  cycle {t.cycle}: {t.candidates} candidates, {t.kept} ≥ 0.7; keywords: {kw}"]
+    if t.cycle == 1 and q["follow_up"]:  # the same in every cycle: said once
+        lines.append(f"    kept from the last answer: {', '.join(q['follow_up'])}")
+    if t.cycle == 1 and q["from_branch"]:
+        lines.append(f"    from the branch's commit messages: {', '.join(q['from_branch'])}")
+    if t.learned:
+        lines.append(f"    learned: {', '.join(t.learned)}")
+    if t.excluded:
+        n = len(t.excluded)
+        lines.append(f"    excluded: {n} file{'' if n == 1 else 's'} under 0.2")
+    if q["focus_areas"]:
+        lines.append(f"    focus: {', '.join(q['focus_areas'])}")
+    if t.stop_reason:
+        lines.append(f"    stop: {t.stop_reason}")
+    return lines
 
 
 def to_markdown(result: RetrievalResult) -> str:
