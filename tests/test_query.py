@@ -101,6 +101,19 @@ def test_dotnet_frames():
     assert "InvoiceService.cs" not in kinds(q)  # the frame's file name is not a second path
 
 
+def test_dotnet_frames_of_generic_methods_and_types():
+    """A generic method (`Implementation[TResult]`) or type (`Policy`1`) is still a frame, named
+    by its method: it was read as a bare path, its line lost."""
+    q = parse_task(
+        "System.InvalidOperationException: Sequence contains no elements\n"
+        "   at Polly.Retry.RetryEngine.Implementation[TResult](Func`3 action, Context context, "
+        "CancellationToken token) in /src/Polly/Retry/RetryEngine.cs:line 42\n"
+        "   at Polly.Policy`1.Execute[TResult, TOther](Context ctx) in /src/Polly/Policy.TResult.cs:line 7\n")
+    assert [(f.path, f.line, f.function) for f in q.frames] == [
+        ("/src/Polly/Retry/RetryEngine.cs", 42, "Implementation"),
+        ("/src/Polly/Policy.TResult.cs", 7, "Execute")]
+
+
 def test_absolute_path_line_frames_go_panics():
     """A Go panic's `/abs/path/file.go:42 +0x1d` lines are frames with their lines, innermost first."""
     q = parse_task("panic: runtime error: index out of range [3] with length 3\n\n"

@@ -98,10 +98,12 @@ _JS_FRAME_RE = re.compile(r"at (?:([\w$.<>\[\] ]{1,200}?) \()?"
 _URL_LOCATION_RE = re.compile(
     r"[a-z][\w+.-]{0,30}://[^/\s()'\"]{0,100}/(?:\./)?([\w.@/-]{1,300}?\.\w{1,5})"
     r"(?:\?[^\s:()'\"]{0,200})?(?=:\d)")
-# .NET: `at Shop.Billing.InvoiceService.ComputeTotal() in C:\src\Shop\InvoiceService.cs:line 42`
+# .NET: `at Shop.Billing.InvoiceService.ComputeTotal() in C:\src\Shop\InvoiceService.cs:line 42`;
+# a generic method or type says its parameters: `Execute[TResult](…)`, `Policy`1.Execute(…)`
 _DOTNET_FRAME_RE = re.compile(
-    r"\bat ([\w.`<>]{1,200})\([^()\n]{0,200}\) in "
+    r"\bat ((?:[\w.`<>]|\[[^\]\n]{0,100}\]){1,200})\([^()\n]{0,200}\) in "
     r"((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
+_DOTNET_GENERIC_RE = re.compile(r"\[[^\]]*\]|`\d+")
 # IPython and Jupyter: `~/env/site-packages/pkg/mod.py in func(self, x)`, its line on the
 # `--> 220` arrow below
 _IPY_FRAME_RE = re.compile(r"^[ \t]*(\S+\.pyx?) in ([\w.<>]+)\(", re.M)
@@ -726,7 +728,8 @@ def _frames(text: str) -> list[Frame]:
         frames.append(Frame(_clean_path(path), int(line),
                             (fn or "").split(".")[-1].strip() or None))
     for fn, path, line in _DOTNET_FRAME_RE.findall(text):
-        frames.append(Frame(_clean_path(path), int(line), fn.split(".")[-1] or None))
+        name = _DOTNET_GENERIC_RE.sub("", fn).split(".")[-1]
+        frames.append(Frame(_clean_path(path), int(line), name or None))
     for m in _PATH_LINE_RE.finditer(text):
         path, line = m.groups()
         if _CODE_EXT.search(path):
