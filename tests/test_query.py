@@ -101,6 +101,17 @@ def test_dotnet_frames():
     assert "InvoiceService.cs" not in kinds(q)  # the frame's file name is not a second path
 
 
+def test_dart_package_frames_are_the_packages_lib_files():
+    """`package:shelf_router/src/router.dart:152:7` is lib/src/router.dart of the package, in the
+    trace's order; an SDK frame (`dart:core`) names no project file."""
+    q = parse_task(
+        "#0      Router.handle (package:shelf_router/src/router.dart:152:7)\n"
+        "#1      List.forEach (dart:core-patch/growable_array.dart:416:8)\n"
+        "#2      main (file:///app/bin/server.dart:12:3)\n")
+    assert [(f.path, f.line) for f in q.frames] == [
+        ("lib/src/router.dart", 152), ("app/bin/server.dart", 12)]
+
+
 def test_dotnet_frames_of_generic_methods_and_types():
     """A generic method (`Implementation[TResult]`) or type (`Policy`1`) is still a frame, named
     by its method: it was read as a bare path, its line lost."""

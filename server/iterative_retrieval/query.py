@@ -104,6 +104,8 @@ _DOTNET_FRAME_RE = re.compile(
     r"\bat ((?:[\w.`<>]|\[[^\]\n]{0,100}\]){1,200})\([^()\n]{0,200}\) in "
     r"((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
 _DOTNET_GENERIC_RE = re.compile(r"\[[^\]]*\]|`\d+")
+_DART_PACKAGE_RE = re.compile(r"\bpackage:[A-Za-z_][\w.]*/(?=[\w.@/-]+\.dart:\d)")
+"""Dart's `package:shelf_router/src/router.dart:152:7` is the package's lib/src/router.dart."""
 # IPython and Jupyter: `~/env/site-packages/pkg/mod.py in func(self, x)`, its line on the
 # `--> 220` arrow below
 _IPY_FRAME_RE = re.compile(r"^[ \t]*(\S+\.pyx?) in ([\w.<>]+)\(", re.M)
@@ -730,7 +732,7 @@ def _frames(text: str) -> list[Frame]:
     for fn, path, line in _DOTNET_FRAME_RE.findall(text):
         name = _DOTNET_GENERIC_RE.sub("", fn).split(".")[-1]
         frames.append(Frame(_clean_path(path), int(line), name or None))
-    for m in _PATH_LINE_RE.finditer(text):
+    for m in _PATH_LINE_RE.finditer(_DART_PACKAGE_RE.sub(" lib/", text)):
         path, line = m.groups()
         if _CODE_EXT.search(path):
             # pytest's `src/x.py:12: in renew`, Ruby's `x.rb:12:in 'renew'`
