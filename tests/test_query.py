@@ -2,6 +2,7 @@
 
 import time
 
+import pytest
 from bench.quality.wrap import GITHUB_BUG
 
 from iterative_retrieval.query import conventional_header, parse_task
@@ -99,6 +100,26 @@ def test_dotnet_frames():
     weights = {c.text: c.weight for c in q.keywords if c.kind == "frame"}
     assert weights["/src/Shop/Billing/InvoiceService.cs"] > weights["/src/Shop/Web/CheckoutController.cs"]
     assert "InvoiceService.cs" not in kinds(q)  # the frame's file name is not a second path
+
+
+@pytest.mark.parametrize("trace, frames", [
+    ("#0  0x00007ffff7a in jv_parse_sized (string=0x0, length=3) at src/jv_parse.c:873\n"
+     "#1  jv_load_file (filename=0x5555) at src/jv_file.c:40\n",
+     [("src/jv_parse.c", 873, "jv_parse_sized"), ("src/jv_file.c", 40, "jv_load_file")]),
+    ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n"
+     "    #0 0x4a1b2c in fmt::v10::detail::write_padded include/fmt/format.h:1723:5\n"
+     "    #1 0x4a1b2d in main test/format-test.cc:42:3\n",
+     [("include/fmt/format.h", 1723, "write_padded"), ("test/format-test.cc", 42, "main")]),
+    ("==1== Invalid read of size 8\n==1==    at 0x4C2A: jv_free (jv.c:1410)\n"
+     "==1==    by 0x4C3B: jq_teardown (execute.c:1235)\n",
+     [("jv.c", 1410, "jv_free"), ("execute.c", 1235, "jq_teardown")]),
+    ("there is a bug in src/app/cache.py:42 when the key is missing",
+     [("src/app/cache.py", 42, None)]),
+], ids=["gdb", "sanitizer", "valgrind", "prose"])
+def test_native_frames_name_their_function(trace, frames):
+    """gdb, the sanitizers and valgrind write a frame's function before its file: the frame
+    is named by it (its region is the function's, where the reporter's line numbers drift)."""
+    assert [(f.path, f.line, f.function) for f in parse_task(trace).frames] == frames
 
 
 def test_dart_package_frames_are_the_packages_lib_files():

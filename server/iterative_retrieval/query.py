@@ -104,6 +104,12 @@ _DOTNET_FRAME_RE = re.compile(
     r"\bat ((?:[\w.`<>]|\[[^\]\n]{0,100}\]){1,200})\([^()\n]{0,200}\) in "
     r"((?:[A-Za-z]:)?[\\/][^\n:]{1,300}?\.\w{1,5}):line (\d+)")
 _DOTNET_GENERIC_RE = re.compile(r"\[[^\]]*\]|`\d+")
+_NATIVE_FN_RE = re.compile(
+    r"(?:\bin|0x[0-9A-Fa-f]+:|^[ \t]*#\d+)[ \t]+([A-Za-z_~][\w:~]*)(?:[ \t]*\([^()\n]*\))?"
+    r"[ \t]*(?:at[ \t]*|\()?$", re.M)
+"""A native frame's function, before its file: gdb's `#0  0x7f in jv_parse (s=0x0) at src/jv.c:87`
+(or `#0  jv_parse (…) at …`), a sanitizer's `#1 0x4a in fmt::v10::write include/fmt/format.h:17:5`,
+valgrind's `at 0x4C2: jv_free (jv.c:1410)`."""
 _DART_PACKAGE_RE = re.compile(r"\bpackage:[A-Za-z_][\w.]*/(?=[\w.@/-]+\.dart:\d)")
 """Dart's `package:shelf_router/src/router.dart:152:7` is the package's lib/src/router.dart."""
 # IPython and Jupyter: `~/env/site-packages/pkg/mod.py in func(self, x)`, its line on the
@@ -732,20 +738,29 @@ def _frames(text: str) -> list[Frame]:
     for fn, path, line in _DOTNET_FRAME_RE.findall(text):
         name = _DOTNET_GENERIC_RE.sub("", fn).split(".")[-1]
         frames.append(Frame(_clean_path(path), int(line), name or None))
-    for m in _PATH_LINE_RE.finditer(_DART_PACKAGE_RE.sub(" lib/", text)):
+    dart = _DART_PACKAGE_RE.sub(" lib/", text)
+    for m in _PATH_LINE_RE.finditer(dart):
         path, line = m.groups()
         if _CODE_EXT.search(path):
             # pytest's `src/x.py:12: in renew`, Ruby's `x.rb:12:in 'renew'`
-            fn = _FRAME_IN_RE.match(text, m.end())
-            frames.append(Frame(_clean_path(path), int(line),
-                                fn.group(1).split(".")[-1] if fn else None))
-    seen: set[tuple[str, int | None]] = set()
-    out = []
+            after = _FRAME_IN_RE.match(dart, m.end())
+            # …or, in a native frame, before it: gdb, the sanitizers, valgrind
+            before = None if after else _NATIVE_FN_RE.search(
+                dart, dart.rfind("\n", 0, m.start()) + 1, m.start())
+            named = (after.group(1).split(".")[-1] if after
+                     else before.group(1).split("::")[-1] if before else None)
+            frames.append(Frame(_clean_path(path), int(line), named))
+    # one frame per place, the first found, named by whichever reading named its function
+    # (gdb's `… in jv_parse (s=0x0) at src/jv.c:87` is also a JavaScript-shaped `at src/jv.c:87`)
+    first: dict[tuple[str, int | None], int] = {}
+    out: list[Frame] = []
     for fr in frames:
         key = (fr.path, fr.line)
-        if key not in seen:
-            seen.add(key)
+        if key not in first:
+            first[key] = len(out)
             out.append(fr)
+        elif fr.function and not out[first[key]].function:
+            out[first[key]] = fr
     # the project's own frames first; standard-library frames never name project files
     out = [fr for fr in out if not _STDLIB_RE.search(fr.path)]
     return sorted(out, key=lambda fr: _installed(fr.path))
