@@ -691,7 +691,10 @@ def test_a_huge_one_line_paste_is_read_in_linear_time():
                  "  " + " " * 60_000 + "x\n" + frames, "a" * 3_900 + "\n" + frames,
                  # a capitalized word inside a sentence, 100,000 letters and a digit long: each
                  # shorter prefix was tried against the rest (quadratic); `::` names in a row
-                 "a B" + "b" * 100_000 + "1 " + frames, "x " + "a Bcd::" * 20_000 + frames):
+                 "a B" + "b" * 100_000 + "1 " + frames, "x " + "a Bcd::" * 20_000 + frames,
+                 # a line of `x.js:1`s: each one's native function was looked for from the
+                 # line's start (270 s for 200 kB)
+                 "a.js:1 " * 28_000 + "\n" + frames, "in f (x) at a.c:1 " * 11_000 + "\n" + frames):
         start = time.perf_counter()
         q = parse_task(task)
         assert time.perf_counter() - start < 15.0

@@ -110,6 +110,8 @@ _NATIVE_FN_RE = re.compile(
 """A native frame's function, before its file: gdb's `#0  0x7f in jv_parse (s=0x0) at src/jv.c:87`
 (or `#0  jv_parse (…) at …`), a sanitizer's `#1 0x4a in fmt::v10::write include/fmt/format.h:17:5`,
 valgrind's `at 0x4C2: jv_free (jv.c:1410)`."""
+NATIVE_FN_SPAN = 400
+"""How far before a native frame's file its function is looked for (its arguments included)."""
 _DART_PACKAGE_RE = re.compile(r"\bpackage:[A-Za-z_][\w.]*/(?=[\w.@/-]+\.dart:\d)")
 """Dart's `package:shelf_router/src/router.dart:152:7` is the package's lib/src/router.dart."""
 # IPython and Jupyter: `~/env/site-packages/pkg/mod.py in func(self, x)`, its line on the
@@ -745,8 +747,13 @@ def _frames(text: str) -> list[Frame]:
             # pytest's `src/x.py:12: in renew`, Ruby's `x.rb:12:in 'renew'`
             after = _FRAME_IN_RE.match(dart, m.end())
             # …or, in a native frame, before it: gdb, the sanitizers, valgrind
-            before = None if after else _NATIVE_FN_RE.search(
-                dart, dart.rfind("\n", 0, m.start()) + 1, m.start())
+            # (within a bounded stretch: a long line of `x.js:1`s was read again from its start
+            # for each, 270 s for 200 kB)
+            cut = max(0, m.start() - NATIVE_FN_SPAN)
+            lo = dart.rfind("\n", cut, m.start()) + 1 or cut
+            window = "" if after else dart[lo:m.start()]
+            before = _NATIVE_FN_RE.search(dart, lo, m.start()) if (
+                "0x" in window or "in " in window or "#" in window) else None
             named = (after.group(1).split(".")[-1] if after
                      else before.group(1).split("::")[-1] if before else None)
             frames.append(Frame(_clean_path(path), int(line), named))

@@ -535,7 +535,8 @@ ones, `key`, `app`, are too common to say anything)…"""
 FRAGMENT_CHARS = 8
 """…and is masked when it holds this many of the value's characters, or half of them (a short
 password): a shorter piece of a long secret tells nothing of it, and is often a word of the task
-itself (`token` and `expiry` of `Expiry9TokenXk2…`, which had the task's own words masked)."""
+itself (a random value that happened to spell `Token` and `Expiry` had a task about token
+expiry lose its own words)."""
 _WORD = re.compile(rf"[A-Za-z0-9_+/=.~-]{{{MIN_FRAGMENT},}}")
 
 
