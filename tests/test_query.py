@@ -113,12 +113,19 @@ def test_dotnet_frames():
     ("==1== Invalid read of size 8\n==1==    at 0x4C2A: jv_free (jv.c:1410)\n"
      "==1==    by 0x4C3B: jq_teardown (execute.c:1235)\n",
      [("jv.c", 1410, "jv_free"), ("execute.c", 1235, "jq_teardown")]),
+    ("panic: runtime error: invalid memory address or nil pointer dereference\n"
+     "goroutine 1 [running]:\n"
+     "github.com/labstack/echo/v4.(*Echo).ServeHTTP(0xc000, {0x1, 0x2})\n"
+     "\t/home/me/echo/echo.go:662 +0x3a\nmain.main()\n\t/home/me/app/main.go:12 +0x25\n",
+     [("/home/me/echo/echo.go", 662, "ServeHTTP"), ("/home/me/app/main.go", 12, "main")]),
     ("there is a bug in src/app/cache.py:42 when the key is missing",
      [("src/app/cache.py", 42, None)]),
-], ids=["gdb", "sanitizer", "valgrind", "prose"])
+    ("def renew(token):\n    src/app/cache.py:42\n", [("src/app/cache.py", 42, None)]),
+], ids=["gdb", "sanitizer", "valgrind", "go", "prose", "code-above"])
 def test_native_frames_name_their_function(trace, frames):
-    """gdb, the sanitizers and valgrind write a frame's function before its file: the frame
-    is named by it (its region is the function's, where the reporter's line numbers drift)."""
+    """gdb, the sanitizers and valgrind write a frame's function before its file, a Go panic
+    on the line above it: the frame is named by it (its region is the function's, where the
+    reporter's line numbers drift)."""
     assert [(f.path, f.line, f.function) for f in parse_task(trace).frames] == frames
 
 

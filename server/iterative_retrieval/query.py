@@ -112,6 +112,9 @@ _NATIVE_FN_RE = re.compile(
 valgrind's `at 0x4C2: jv_free (jv.c:1410)`."""
 NATIVE_FN_SPAN = 400
 """How far before a native frame's file its function is looked for (its arguments included)."""
+_GO_FN_RE = re.compile(r"^[ \t]*(?:created by )?[\w./-]*?\.(?:\(\*?\w+\)\.)?(\w+)\([^()\n]*\)"
+                       r"(?: in goroutine \d+)?[ \t]*$", re.M)
+"""A Go panic's function, on the line above its file: `echo/v4.(*Echo).ServeHTTP(0xc0, …)`."""
 _DART_PACKAGE_RE = re.compile(r"\bpackage:[A-Za-z_][\w.]*/(?=[\w.@/-]+\.dart:\d)")
 """Dart's `package:shelf_router/src/router.dart:152:7` is the package's lib/src/router.dart."""
 # IPython and Jupyter: `~/env/site-packages/pkg/mod.py in func(self, x)`, its line on the
@@ -723,6 +726,30 @@ def _mostly_python(frames: list[Frame]) -> bool:
     return py * 2 > len(frames)
 
 
+def _function_at(text: str, start: int, end: int) -> str | None:
+    """The function of the frame whose `path:line` is text[start:end], where its tool writes it."""
+    # after it: pytest's `src/x.py:12: in renew`, Ruby's `x.rb:12:in 'renew'`
+    after = _FRAME_IN_RE.match(text, end)
+    if after:
+        return after.group(1).split(".")[-1]
+    # …before it, in a native frame: gdb, the sanitizers, valgrind (within a bounded stretch: a
+    # long line of `x.js:1`s was read again from its start for each, 270 s for 200 kB)
+    cut = max(0, start - NATIVE_FN_SPAN)
+    lo = text.rfind("\n", cut, start) + 1 or cut
+    window = text[lo:start]
+    if "0x" in window or "in " in window or "#" in window:
+        before = _NATIVE_FN_RE.search(text, lo, start)
+        if before:
+            return before.group(1).split("::")[-1]
+    # …or on the line above, in a Go panic: `pkg.(*Echo).ServeHTTP(0xc0, …)`, then `\t/x.go:662`
+    if lo and text[lo - 1] == "\n" and not window.strip():
+        top = max(0, lo - 1 - NATIVE_FN_SPAN)
+        above = _GO_FN_RE.match(text, text.rfind("\n", top, lo - 1) + 1 or top, lo - 1)
+        if above:
+            return above.group(1)
+    return None
+
+
 def _frames(text: str) -> list[Frame]:
     frames: list[Frame] = []
     for path, line, fn in _PY_FRAME_RE.findall(text):
@@ -744,18 +771,7 @@ def _frames(text: str) -> list[Frame]:
     for m in _PATH_LINE_RE.finditer(dart):
         path, line = m.groups()
         if _CODE_EXT.search(path):
-            # pytest's `src/x.py:12: in renew`, Ruby's `x.rb:12:in 'renew'`
-            after = _FRAME_IN_RE.match(dart, m.end())
-            # …or, in a native frame, before it: gdb, the sanitizers, valgrind
-            # (within a bounded stretch: a long line of `x.js:1`s was read again from its start
-            # for each, 270 s for 200 kB)
-            cut = max(0, m.start() - NATIVE_FN_SPAN)
-            lo = dart.rfind("\n", cut, m.start()) + 1 or cut
-            window = "" if after else dart[lo:m.start()]
-            before = _NATIVE_FN_RE.search(dart, lo, m.start()) if (
-                "0x" in window or "in " in window or "#" in window) else None
-            named = (after.group(1).split(".")[-1] if after
-                     else before.group(1).split("::")[-1] if before else None)
+            named = _function_at(dart, m.start(), m.end())
             frames.append(Frame(_clean_path(path), int(line), named))
     # one frame per place, the first found, named by whichever reading named its function
     # (gdb's `… in jv_parse (s=0x0) at src/jv.c:87` is also a JavaScript-shaped `at src/jv.c:87`)
