@@ -11,7 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from iterative_retrieval.changes import lean, leans_on_changes, read_changes, work_words
+from iterative_retrieval.changes import (
+    lean,
+    leans_on_changes,
+    read_changes,
+    without_process_words,
+    work_words,
+)
 from iterative_retrieval.config import Settings
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.models import Hints
@@ -122,6 +128,20 @@ def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     other = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
         "search_products returns every product whatever the query")
     assert all(not t.query.from_branch for t in other.trace)
+    # "continue" says that the task is about the work, not what it is: not searched
+    assert "continue" not in res.to_dict()["trace"][0]["query"]["keywords"]
+
+
+@pytest.mark.parametrize("task, kept", [
+    ("continue the work on this branch", False),
+    ("finish the refactor on this branch and carry on with the tests", False),
+    ("the parser should continue after a bad line", True),  # a word of what to build
+])
+def test_the_verbs_that_say_a_task_is_about_the_work_are_not_searched(task, kept):
+    concepts = parse_task(task).keywords
+    left = {c.text for c in without_process_words(task, concepts)}
+    assert ("continue" in left or "finish" in left or "carry" in left) is kept, left
+    assert left >= {c.text for c in concepts if c.kind != "word"}
 
 
 def test_a_credential_in_a_branch_message_is_not_borrowed(tmp_path):

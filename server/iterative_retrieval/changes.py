@@ -271,6 +271,19 @@ def work_words(task: str, changes: Changes,
     return tuple(c.text for c in best[:WORK_WORDS])
 
 
+PROCESS_WORDS = frozenset({"continue", "continuing", "carry", "pick", "finish", "finishing"})
+"""The verbs of the phrases that say a task is about the work in progress: they say *that* it
+is, not what the work is ("continue the work on this branch" had `containing` searched as a
+stand-in for *continue*, the word no code writes)."""
+
+
+def without_process_words(task: str, concepts: tuple[Concept, ...]) -> tuple[Concept, ...]:
+    """The task's concepts less PROCESS_WORDS, when the task says it is about the work."""
+    if not leans_on_changes(task):
+        return concepts
+    return tuple(c for c in concepts if c.kind != "word" or c.text.lower() not in PROCESS_WORDS)
+
+
 def _wip_text(root: Path, base: str | None, messages: str) -> str:
     """The branch's commit messages, then the changed lines of its diff and of the edits."""
     parts: list[str] = [messages] if messages else []

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .changes import NONE as NO_CHANGES
-from .changes import lean, read_changes, work_words
+from .changes import lean, read_changes, without_process_words, work_words
 from .config import SNIFF_BYTES, Settings, ablated
 from .context import build_context, estimate_tokens, frames_in, select
 from .contract import ExplanationJson, RootStatusJson
@@ -334,6 +334,8 @@ class Engine:
             work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
             # nothing is learned from a credential a commit message pasted
             borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)
+            if work:
+                asked = replace(asked, keywords=without_process_words(task, asked.keywords))
             if borrowed:
                 known = {t for c in asked.keywords for t in c.terms}
                 words = follow_up_concepts(borrowed, known)
