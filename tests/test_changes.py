@@ -136,6 +136,7 @@ def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     ("continue the work on this branch", False),
     ("finish the refactor on this branch and carry on with the tests", False),
     ("the parser should continue after a bad line", True),  # a word of what to build
+    ("on this branch: finish parsing when the stream ends", True),  # leans, but not by it
 ])
 def test_the_verbs_that_say_a_task_is_about_the_work_are_not_searched(task, kept):
     concepts = parse_task(task).keywords

@@ -278,10 +278,14 @@ stand-in for *continue*, the word no code writes)."""
 
 
 def without_process_words(task: str, concepts: tuple[Concept, ...]) -> tuple[Concept, ...]:
-    """The task's concepts less PROCESS_WORDS, when the task says it is about the work."""
-    if not leans_on_changes(task):
+    """The task's concepts less the PROCESS_WORDS of the phrases that say it is about the work
+    (the same word elsewhere in the task, `pick the locale`, is kept)."""
+    said = {w for m in LEANING_RE.finditer(task[:4000]) for w in re.findall(r"[a-z]+",
+                                                                               m.group().lower())}
+    drop = said & PROCESS_WORDS
+    if not drop:
         return concepts
-    return tuple(c for c in concepts if c.kind != "word" or c.text.lower() not in PROCESS_WORDS)
+    return tuple(c for c in concepts if c.kind != "word" or c.text.lower() not in drop)
 
 
 def _wip_text(root: Path, base: str | None, messages: str) -> str:

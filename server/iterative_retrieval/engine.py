@@ -307,8 +307,12 @@ class Engine:
             for root in roots:
                 self._restore_buffers(root)
         t_index = time.perf_counter() - t0
+        parsed = parse_task(task, s.include_tests)
         query = replace(
-            parse_task(task, s.include_tests),
+            parsed,
+            # "continue the work on this branch": the verbs say what the task is about, not
+            # what to find; left out of the search and of the regions' words alike
+            keywords=without_process_words(task, parsed.keywords),
             excludes=tuple(s.exclude),
             required_patterns=tuple(s.include),
         )
@@ -334,8 +338,6 @@ class Engine:
             work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
             # nothing is learned from a credential a commit message pasted
             borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)
-            if work:
-                asked = replace(asked, keywords=without_process_words(task, asked.keywords))
             if borrowed:
                 known = {t for c in asked.keywords for t in c.terms}
                 words = follow_up_concepts(borrowed, known)
