@@ -96,6 +96,42 @@ def test_a_task_about_the_work_in_progress_leans_on_it(tmp_path):
     assert "changed on this branch" in res.files[0].reason
 
 
+def test_on_a_long_branch_the_newest_work_leads(tmp_path):
+    """A branch of six commits: the files of its last three are the work a task about it
+    names; a file only its first commit changed is evidence still, its reason saying how far
+    back, but not what the task names. A branch merged into it is one of its commits; a
+    merge's message lends no words."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "feature")
+    steps = [("shop/search.py", "search: a first filter"), ("shop/misc/m1.py", "helper one"),
+             ("shop/misc/m2.py", "helper two"), ("shop/invoice.py", "invoice: the vat lines"),
+             ("shop/shipping.py", "shipping: the zones"), ("shop/cart.py", "cart: the discount")]
+    for n, (path, message) in enumerate(steps):
+        (root / path).write_text((root / path).read_text() + f"\n# {message}\n")
+        git(root, "commit", "-qam", message)
+        if n == 2:  # a side branch merged in: one commit of the branch's, with what it brought
+            git(root, "checkout", "-q", "-b", "side", "main")
+            (root / "shop/misc/m5.py").write_text(SHOP["shop/misc/m5.py"] + "# side\n")
+            git(root, "commit", "-qam", "side work")
+            git(root, "checkout", "-q", "feature")
+            git(root, "merge", "-q", "--no-ff", "-m", "Merge branch 'side', the roundabout",
+                "side")
+    ch = read_changes(root)
+    assert ch.files["shop/cart.py"].reason == "changed on this branch"
+    assert ch.files["shop/search.py"].reason == "changed on this branch, 6 commits ago"
+    assert ch.files["shop/search.py"].kind == "branch"  # still the branch's
+    assert ch.files["shop/misc/m5.py"].reason == "changed on this branch, 3 commits ago"
+    assert "roundabout" not in ch.messages and "discount" in ch.messages
+    res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "continue the work on this branch")
+    paths = [f.path for f in res.files]
+    named = {f.path for f in res.files if f.role == "implements"}
+    assert {"shop/cart.py", "shop/shipping.py", "shop/invoice.py"} <= named, paths
+    assert set(paths[:3]) == {"shop/cart.py", "shop/shipping.py", "shop/invoice.py"}, \
+        [(f.path, f.relevance, f.reason) for f in res.files]
+    assert "shop/search.py" not in named, [(f.path, f.role) for f in res.files]
+
+
 def test_a_task_about_the_work_borrows_the_branch_messages_words(tmp_path):
     """"Continue the work on this branch" says nothing of what the work is; the branch's commit
     messages do: their words find the file the work goes on to (the shipping cost), after the

@@ -45,3 +45,16 @@ def test_a_pair_of_same_day_commits_is_a_task_on_a_branch(tmp_path):
     assert Path(root, "src/app.py").read_text().startswith("def run():\n    for")
     ch = read_changes(Path(root))
     assert ch.files["src/app.py"].kind == "branch" and "retry loop" in ch.text
+
+
+def test_a_chain_of_commits_is_a_longer_branch(tmp_path):
+    """--chain 2: the two commits before B are the branch; its base is the first one's parent,
+    and the last one's files are recorded apart."""
+    repo, shas = _repo(tmp_path)
+    shas["c"] = _commit(repo, "Log each retry of the runner in the helper module", {
+        "src/util.py": "def helper():\n    print('retry')\n    return 2\n"}, when=12)
+    tasks = {t["base"]: t for t in W.mine_wip("o/r", str(repo / ".git"), chain=2)}
+    t = tasks[shas["b"]]
+    assert t["before"] == shas["base"] and t["gold"] == ["src/util.py"]
+    assert t["branch_files"] == ["src/app.py"] and t["last_commit_files"] == ["src/app.py"]
+    assert set(tasks) == {shas["b"]}  # the root commit starts no branch

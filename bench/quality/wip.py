@@ -15,6 +15,11 @@ lines of A's version that B changed. B must be a task by bench.quality.mine's ru
 not only fixes); A must change 1 to --max-branch-files source files. Each task records
 `branch_files` (A's source files) so a report can say how often B continues A's files.
 
+With `--chain N` the branch is the N commits before B (by the same author, each within a day
+of the one before): the tree is the state after the last, the branch's base the first one's
+parent, and `last_commit_files` records the last commit's source files: a long branch, where
+the newest work and the oldest can be told apart.
+
 A tree is `<work>/<owner>__<name>@<A12>` (keep WIP trees in a folder of their own): a
 clone sharing the mirror's objects, with a local `main` at A's parent and the branch `wip`
 checked out at A, and no remote (so that the default branch is the local `main`).
@@ -41,24 +46,34 @@ SAME_DAY = 86400
 MAX_BRANCH_FILES = 8
 
 
-def pairs(commits: list[Commit]) -> list[tuple[Commit, Commit]]:
-    """(A, B) with B's only parent A, both by the same author within SAME_DAY."""
+def chains(commits: list[Commit], length: int = 1) -> list[tuple[list[Commit], Commit]]:
+    """(As, B): `length` commits A (oldest first) then B, each the only parent of the next, all
+    by the same author, each within SAME_DAY of the one before."""
     by_sha = {c.sha: c for c in commits}
     out = []
     for b in commits:
-        if len(b.parents) != 1:
-            continue
-        a = by_sha.get(b.parents[0])
-        if a is None or len(a.parents) != 1 or a.author != b.author:
-            continue
-        if 0 <= b.time - a.time <= SAME_DAY:
-            out.append((a, b))
+        run = [b]
+        while len(run) <= length:
+            child = run[-1]
+            if len(child.parents) != 1:
+                break
+            a = by_sha.get(child.parents[0])
+            if a is None or a.author != b.author or not 0 <= child.time - a.time <= SAME_DAY:
+                break
+            run.append(a)
+        if len(run) == length + 1 and len(run[-1].parents) == 1:
+            out.append((run[:0:-1], b))
     return out
 
 
-def branch_sources(a: Commit, rules: Rules) -> list[str]:
-    return sorted(p for p, ch in a.changes.items()
-                  if file_kind(p, rules.exclude) == "source" and ch.status != "D")
+def branch_sources(branch: Commit | list[Commit], rules: Rules) -> list[str]:
+    """The source files the branch's commits leave changed (not deleted)."""
+    state: dict[str, bool] = {}
+    for a in branch if isinstance(branch, list) else [branch]:
+        for p, ch in a.changes.items():
+            state[p] = ch.status != "D"
+    return sorted(p for p, alive in state.items()
+                  if alive and file_kind(p, rules.exclude) == "source")
 
 
 WIP_RULES = Rules(require_fix=False)
@@ -67,32 +82,38 @@ WIP_RULES = Rules(require_fix=False)
 
 def mine_wip(repo: str, git_dir: str, *, max_n: int | None = None, seed: int = 0,
              since: str | None = None, rev: str = "HEAD", rules: Rules = WIP_RULES,
-             max_branch_files: int = MAX_BRANCH_FILES) -> list[dict]:
-    """WIP tasks of `git_dir` (see the module docstring), a seeded sample in commit-time order."""
+             max_branch_files: int = MAX_BRANCH_FILES, chain: int = 1) -> list[dict]:
+    """WIP tasks of `git_dir` (see the module docstring), a seeded sample in commit-time order.
+    `chain`: how many commits the branch has (the last `chain` commits before B)."""
     commits = list(iter_commits(git_dir, rev, since))
     eligible = []
     seen: set[tuple[str, tuple[str, ...]]] = set()
-    for a, b in pairs(commits):
+    for run, b in chains(commits, chain):
         reason, gold, task = judge(b, rules)
-        branch = branch_sources(a, rules)
+        branch = branch_sources(run, rules)
+        a = run[-1]
         if reason or not branch or len(branch) > max_branch_files:
             continue
         if (task, tuple(gold)) in seen:
             continue
         seen.add((task, tuple(gold)))
-        eligible.append((a, b, gold, task, branch))
+        eligible.append((run, b, gold, task, branch))
     eligible.sort(key=lambda e: (e[1].time, e[1].sha))
     if max_n is not None and len(eligible) > max_n:
         eligible = sorted(random.Random(seed).sample(eligible, max_n),
                           key=lambda e: (e[1].time, e[1].sha))
     tasks = []
-    for a, b, gold, task, branch in eligible:
+    for run, b, gold, task, branch in eligible:
+        a = run[-1]
         lines = gold_lines(git_dir, a.sha, b.sha, gold)
         if not all(lines.values()):
             continue
-        tasks.append({"id": task_id(repo, b.sha) + "-wip", "source": "wip", "repo": repo,
-                      "base": a.sha, "before": a.parents[0], "task": task, "gold": gold,
-                      "gold_lines": lines, "branch_files": branch})
+        task_ = {"id": task_id(repo, b.sha) + "-wip", "source": "wip", "repo": repo,
+                 "base": a.sha, "before": run[0].parents[0], "task": task, "gold": gold,
+                 "gold_lines": lines, "branch_files": branch}
+        if chain > 1:
+            task_["last_commit_files"] = branch_sources(a, rules)
+        tasks.append(task_)
     return tasks
 
 
@@ -135,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--since", default=None)
     m.add_argument("--rev", default="HEAD")
     m.add_argument("--append", action="store_true")
+    m.add_argument("--chain", type=int, default=1,
+                   help="commits on the branch before B (default 1: A alone)")
+    m.add_argument("--max-branch-files", type=int, default=MAX_BRANCH_FILES)
     z = sub.add_parser("materialize")
     z.add_argument("--tasks", required=True)
     z.add_argument("--work", required=True)
@@ -142,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.cmd == "mine":
         tasks = mine_wip(args.repo, args.git_dir, max_n=args.max, seed=args.seed,
-                         since=args.since, rev=args.rev)
+                         since=args.since, rev=args.rev, chain=args.chain,
+                         max_branch_files=args.max_branch_files)
         n = write_tasks(args.out, tasks, args.append)
         cont = sum(1 for t in tasks if set(t["gold"]) & set(t["branch_files"]))
         print(f"{n} new tasks ({len(tasks)} mined; {cont} continue a file of the branch)",

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .changes import WORK_KINDS, Change
+from .changes import Change
 from .index import FileRow, Index
 from .models import Concept
 from .search import SearchCache
@@ -81,7 +81,7 @@ class Run:
         names; else nothing."""
         if self.lean < 1.0:  # changes.lean: 1 when the task says so
             return {}
-        return {p: ch.strength for p, ch in self.changes.items() if ch.kind in WORK_KINDS}
+        return {p: ch.strength for p, ch in self.changes.items() if ch.is_work}
 
     def seeds(self) -> list[tuple[str, str]]:
         """(path, source) of the files DISPATCH takes as candidates whatever the words: the
