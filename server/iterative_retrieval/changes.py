@@ -185,11 +185,10 @@ def read_changes(root: Path, now: float | None = None) -> Changes:
     if base is not None:
         branch = _names(root, "diff", "--name-only", "--relative", "-z", base, "HEAD")
         if branch is not None and len(branch) <= MAX_FILES:
-            after = _branch_commits(root, base)
-            oldest = max(after.values(), default=0)
-            for path in branch:
-                note(path, Change("branch", STRENGTH["branch"],
-                                  commits_after=after.get(path, oldest)))
+            after, read = _branch_commits(root, base)
+            for path in branch:  # one no commit read changed: at least as far back as all
+                back = after.get(path, read)
+                note(path, Change("branch", STRENGTH["branch"], commits_after=back))
     if now is None:
         now = _replayed(root)
     for path, age in _recent(root, time.time() if now is None else now).items():
@@ -442,17 +441,17 @@ def _recent(root: Path, now: float) -> dict[str, float]:
     return ages
 
 
-def _branch_commits(root: Path, base: str) -> dict[str, int]:
+def _branch_commits(root: Path, base: str) -> tuple[dict[str, int], int]:
     """path → how many of the branch's commits came after the newest one that changed it (0:
     its last commit), over its BRANCH_COMMITS newest commits: its own line of commits, where a
-    branch merged into it is one commit, with what it brought."""
+    branch merged into it is one commit, with what it brought; and how many commits were read."""
     since: dict[str, int] = {}
     log = _log(root, "--first-parent", "--diff-merges=first-parent", "-n", str(BRANCH_COMMITS),
                f"{base}..HEAD")
     for n, (_head, paths) in enumerate(log):
         for path in paths:
             since.setdefault(path, n)
-    return since
+    return since, len(log)
 
 
 def _log(root: Path, *args: str) -> list[tuple[list[str], list[str]]]:
