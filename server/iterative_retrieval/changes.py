@@ -34,8 +34,9 @@ RECENT_DAYS = 14
 RECENT_HALF_LIFE = 3.0
 """…their weight halving every this many days."""
 MAX_FILES = 200
+"""A branch or a commit that touches more files than this says little about any one of them."""
 BRANCH_COMMITS = 200
-"""The branch's newest commits read to tell its newest work from its oldest."""
+"""The branch's newest commits read to say how far back each file's last change on it is."""
 WORK_COMMITS = 3
 """A task that says it is about the work names the files of the branch's last this many
 commits (and the uncommitted ones): on a long branch, not every file it ever changed. (Of
@@ -43,7 +44,6 @@ commits (and the uncommitted ones): on a long branch, not every file it ever cha
 next commit changes in 57 % of cases, a file only the earlier commits changed in 25 %; weighing
 the branch's files by how recent their commit is did not rank better, though: docs/benchmarks.md,
 "A longer branch".)"""
-"""A branch or a commit that touches more files than this says little about any one of them."""
 DEFAULT_BRANCHES = ("main", "master", "trunk", "develop", "dev")
 COUPLING_COMMITS = 1000
 """Commits of history read for the files that change together with the work's files…"""
