@@ -100,7 +100,7 @@ def test_on_a_long_branch_the_newest_work_leads(tmp_path):
     """A branch of six commits: the files of its last three are the work a task about it
     names; a file only its first commit changed is evidence still, its reason saying how far
     back, but not what the task names. A branch merged into it is one of its commits; a
-    merge's message lends no words."""
+    merge's message and a bot's lend no words."""
     root = repo(tmp_path)
     git(root, "checkout", "-q", "-b", "feature")
     steps = [("shop/search.py", "search: a first filter"), ("shop/misc/m1.py", "helper one"),
@@ -116,12 +116,17 @@ def test_on_a_long_branch_the_newest_work_leads(tmp_path):
             git(root, "checkout", "-q", "feature")
             git(root, "merge", "-q", "--no-ff", "-m", "Merge branch 'side', the roundabout",
                 "side")
+        if n == 4:  # a tool's commit on the branch: its message is no word of the work's
+            (root / "shop/misc/m7.py").write_text(SHOP["shop/misc/m7.py"] + "# lint\n")
+            git(root, "commit", "-qa", "--author", "pre-commit-ci[bot] <ci@example.com>", "-m",
+                "[pre-commit.ci] auto fixes from pre-commit.com hooks")
     ch = read_changes(root)
     assert ch.files["shop/cart.py"].reason == "changed on this branch"
-    assert ch.files["shop/search.py"].reason == "changed on this branch, 6 commits ago"
+    assert ch.files["shop/search.py"].reason == "changed on this branch, 7 commits ago"
     assert ch.files["shop/search.py"].kind == "branch"  # still the branch's
-    assert ch.files["shop/misc/m5.py"].reason == "changed on this branch, 3 commits ago"
-    assert "roundabout" not in ch.messages and "discount" in ch.messages
+    assert ch.files["shop/misc/m5.py"].reason == "changed on this branch, 4 commits ago"
+    assert "discount" in ch.messages and "vat" in ch.messages
+    assert "roundabout" not in ch.messages and "hooks" not in ch.messages, ch.messages
     res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
         "continue the work on this branch")
     paths = [f.path for f in res.files]

@@ -273,11 +273,26 @@ WORK_WORDS = 8
 words: "continue the work on this branch" says nothing else of what the work is."""
 
 
+BOT_RE = re.compile(r"\[bot\]|\bbot$|^(dependabot|renovate|pre-commit-ci|pyup)\b", re.I)
+"""The authors whose commits on a branch are a tool's (dependabot[bot], pre-commit-ci[bot],
+renovate[bot], pyup-bot): their messages ("[pre-commit.ci] auto fixes from pre-commit.com
+hooks", "Bump sphinx from 8.0.2 to 8.1.0") say nothing of the developer's work."""
+
+
 def _messages(root: Path, base: str | None) -> str:
+    """The branch's commit messages, newest first: not merges', nor a bot's (BOT_RE)."""
     if base is None:
         return ""
-    log = _git(root, "log", "--no-merges", "--format=%B", "-n", str(MESSAGES), f"{base}..HEAD")
-    return log.decode("utf-8", "replace")[:TEXT_MAX] if log else ""
+    log = _git(root, "log", "--no-merges", "--format=%x01%an%x02%B", "-n", str(MESSAGES),
+               f"{base}..HEAD")
+    if not log:
+        return ""
+    said = []
+    for entry in log.decode("utf-8", "replace").split("\x01"):
+        author, sep, message = entry.partition("\x02")
+        if sep and not BOT_RE.search(author.strip()):
+            said.append(message.strip("\n"))
+    return "\n\n".join(said)[:TEXT_MAX]
 
 
 def work_words(task: str, changes: Changes,
