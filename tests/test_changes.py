@@ -63,6 +63,35 @@ def test_the_branch_staged_unstaged_and_untracked_files(tmp_path):
     assert sub.files["cart.py"].kind == "branch"  # relative to a root inside the repository
 
 
+def test_the_branch_is_measured_from_the_nearest_copy_of_the_default_branch(tmp_path):
+    """A local `main` weeks behind the remote's, and a fork whose own `main` is behind the
+    canonical repository's (`upstream`): the branch is what it changed since it left the
+    newest of them, not the commits others merged meanwhile."""
+    canonical = repo(tmp_path)
+    fork = tmp_path / "fork"
+    subprocess.run(["git", "clone", "-q", str(canonical), str(fork)], check=True,
+                   capture_output=True)
+    (canonical / "shop/search.py").write_text(SHOP["shop/search.py"] + "# ranking\n")
+    git(canonical, "commit", "-qam", "someone else's search ranking")
+    # the developer's clone: the fork as origin (not updated), the canonical one as upstream
+    git(fork, "remote", "add", "upstream", str(canonical))
+    git(fork, "fetch", "-q", "upstream")
+    git(fork, "checkout", "-q", "-b", "feature", "upstream/main")
+    (fork / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount\n")
+    git(fork, "commit", "-qam", "cart discount")
+    def branch(ch):
+        return {p for p, c in ch.files.items() if c.kind == "branch"}
+
+    assert branch(read_changes(fork)) == {"shop/cart.py"}
+    # no remote HEAD, and a local main behind the remote's: the remote's is where it left
+    git(fork, "remote", "remove", "upstream")
+    git(fork, "remote", "set-head", "origin", "-d")
+    git(fork, "fetch", "-q", str(canonical), "main:refs/remotes/origin/main")
+    ch = read_changes(fork)
+    assert branch(ch) == {"shop/cart.py"}, ch.files
+    assert ch.files["shop/cart.py"].reason == "changed on this branch"
+
+
 def test_no_git_a_detached_head_and_a_shallow_clone_answer(tmp_path):
     """No repository, a detached HEAD, a shallow clone without the default branch: no error."""
     plain = write_files(tmp_path / "plain", SHOP)

@@ -399,31 +399,45 @@ def _prefix(root: Path) -> str:
 
 def _merge_base(root: Path) -> str | None:
     """Where the current branch left the default branch; None on the default branch itself,
-    in a shallow clone that lacks it, or when there is no default branch."""
+    in a shallow clone that lacks it, or when there is no default branch. Of the default
+    branch's copies (the remote's, a fork's `upstream`, the local one, which may be weeks
+    behind), the nearest fork point: the others would count commits merged since as the
+    branch's own."""
     head = _git(root, "rev-parse", "HEAD")
     if head is None:
         return None
+    bases: list[str] = []
     for ref in _default_refs(root):
-        base = _git(root, "merge-base", "HEAD", ref)
-        if base is not None:
-            sha = base.decode().strip()
-            return sha if sha and sha != head.decode().strip() else None
-    return None
+        out = _git(root, "merge-base", "HEAD", ref)
+        sha = out.decode().strip() if out else ""
+        if sha and sha not in bases:
+            bases.append(sha)
+    if len(bases) > 1:  # the ones no other descends from, in the refs' order
+        out = _git(root, "merge-base", "--independent", *bases)
+        nearest = set(out.decode().split()) if out else set()
+        bases = [b for b in bases if b in nearest] or bases
+    if not bases or bases[0] == head.decode().strip():
+        return None
+    return bases[0]
+
+
+DEFAULT_REMOTES = ("origin", "upstream")
+"""The remotes whose default branch the work may have left: the clone's, and a fork's
+canonical repository."""
 
 
 def _default_refs(root: Path) -> list[str]:
-    """The default branch: the remote's HEAD when known, else a local branch of a usual name
-    (not the current one)."""
-    refs = []
-    out = _git(root, "symbolic-ref", "-q", "refs/remotes/origin/HEAD")
-    if out:
-        refs.append(out.decode().strip())
+    """The default branch's refs that exist, in order: the remotes' HEADs, then the usual names
+    (not the current branch's), each the remotes' copy before the local one."""
     current = (_git(root, "symbolic-ref", "-q", "--short", "HEAD") or b"").decode().strip()
+    wanted = [f"refs/remotes/{r}/HEAD" for r in DEFAULT_REMOTES]
     for name in DEFAULT_BRANCHES:
-        if name != current and _git(root, "rev-parse", "-q", "--verify",
-                                    f"refs/heads/{name}") is not None:
-            refs.append(f"refs/heads/{name}")
-    return refs
+        if name != current:
+            wanted += [f"refs/remotes/{r}/{name}" for r in DEFAULT_REMOTES]
+            wanted.append(f"refs/heads/{name}")
+    out = _git(root, "for-each-ref", "--format=%(refname)", *wanted)
+    have = set(out.decode("utf-8", "replace").split()) if out else set()
+    return [ref for ref in wanted if ref in have]
 
 
 REPLAY_ENV = "IR_GIT_NOW"
