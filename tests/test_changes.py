@@ -92,6 +92,44 @@ def test_the_branch_is_measured_from_the_nearest_copy_of_the_default_branch(tmp_
     assert ch.files["shop/cart.py"].reason == "changed on this branch"
 
 
+def test_a_branch_stacked_on_another_is_measured_from_the_base_it_is_given(tmp_path):
+    """git_base (CLI --git-base): a branch stacked on another feature branch is its own
+    changes since that one, not both branches' since main; a name that is no commit of the
+    repository, or that git would read as an option, is a clear error."""
+    root = repo(tmp_path)
+    git(root, "checkout", "-q", "-b", "cart-discount")
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount\n")
+    git(root, "commit", "-qam", "cart discount")
+    git(root, "checkout", "-q", "-b", "shipping-zones")
+    (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + "# zones\n")
+    git(root, "commit", "-qam", "shipping zones")
+
+    def branch(ch):
+        return {p for p, c in ch.files.items() if c.kind == "branch"}
+
+    assert branch(read_changes(root)) == {"shop/cart.py", "shop/shipping.py"}
+    assert branch(read_changes(root, base_ref="cart-discount")) == {"shop/shipping.py"}
+    cache = str(tmp_path / "c")
+    res = Engine([root], Settings(cache_dir=cache, git_base="cart-discount")).retrieve(
+        "continue the work on this branch")
+    reasons = {f.path: f.reason for f in res.files}
+    assert "changed on this branch" in reasons["shop/shipping.py"]
+    assert "changed on this branch" not in reasons.get("shop/cart.py", ""), reasons
+    cli = [sys.executable, "-m", "iterative_retrieval", "retrieve", "continue the work on this branch",
+           "--root", str(root), "--cache-dir", cache, "-q"]
+    ok = subprocess.run([*cli, "--git-base", "cart-discount"], capture_output=True, text=True,
+                        timeout=120)
+    assert ok.returncode == 0 and "shop/shipping.py" in ok.stdout, ok.stderr
+    missing = subprocess.run([*cli, "--git-base", "release/9"], capture_output=True, text=True,
+                             timeout=120)
+    assert missing.returncode == 2 and "git base 'release/9' is no branch, tag or commit" \
+        in missing.stderr, missing.stderr
+    option = subprocess.run([*cli, "--git-base=--output=x"], capture_output=True, text=True,
+                            timeout=120)
+    assert option.returncode == 2 and "must be a git branch, tag or commit name" in option.stderr
+    assert not (root / "x").exists()
+
+
 def test_no_git_a_detached_head_and_a_shallow_clone_answer(tmp_path):
     """No repository, a detached HEAD, a shallow clone without the default branch: no error."""
     plain = write_files(tmp_path / "plain", SHOP)

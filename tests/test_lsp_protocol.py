@@ -55,7 +55,7 @@ def test_config_keeps_good_values_and_reports_bad_ones():
     assert report.ignored == [
         "test: setting iterativeRetrieval.server is not the server's; ignored "
         "(the server reads maxCycles, budget, maxFiles, include, exclude, includeTests, cacheDir, "
-        "redactSecrets, gitSignals, editorSignals)"
+        "redactSecrets, gitSignals, gitBase, editorSignals)"
     ]
     assert settings_to_wire(values) == {"maxCycles": 4, "include": ["src/**"]}
 

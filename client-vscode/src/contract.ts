@@ -312,6 +312,8 @@ export interface SettingsJson {
   redactSecrets: boolean;
   /** Weigh where the work is in git: the branch's changes against its merge-base with the default branch, staged, unstaged and untracked files, and recent commits (decaying over days). Local only; a task about something else is not pulled towards them. */
   gitSignals: boolean;
+  /** The branch, tag or commit the branch's changes are measured from (e.g. `origin/develop`, or the feature branch this one is stacked on). Unset: the nearest of the default branch's copies (`origin/HEAD`, `upstream/HEAD`, `main`, `master`, …). */
+  gitBase: string | null;
   /** Weigh the active file, the selection and the open files an editor sends (or `--focus`): evidence with its own reason, never a guaranteed place. */
   editorSignals: boolean;
 }
@@ -379,6 +381,7 @@ export const SERVER_SETTINGS = {
   cacheDir: { default: null },
   redactSecrets: { default: true },
   gitSignals: { default: true },
+  gitBase: { default: null },
   editorSignals: { default: true },
 } as const;
 

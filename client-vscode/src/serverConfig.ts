@@ -22,6 +22,7 @@ export interface ExtensionSettings {
   cacheDir: string;
   redactSecrets: boolean;
   gitSignals: boolean;
+  gitBase: string;
   editorSignals: boolean;
   historySize: number;
   mcpEnabled: boolean;
@@ -44,6 +45,7 @@ export const DEFAULTS: ExtensionSettings = {
   cacheDir: '',
   redactSecrets: S.redactSecrets.default,
   gitSignals: S.gitSignals.default,
+  gitBase: '',
   editorSignals: S.editorSignals.default,
   historySize: 10,
   mcpEnabled: true,
@@ -75,6 +77,7 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     cacheDir: typeof get('cacheDir') === 'string' ? (get('cacheDir') as string).trim() : '',
     redactSecrets: get('redactSecrets') !== false,
     gitSignals: get('gitSignals') !== false,
+    gitBase: typeof get('gitBase') === 'string' ? (get('gitBase') as string).trim() : '',
     editorSignals: get('editorSignals') !== false,
     historySize: intIn(get('history.size'), 0, 50, DEFAULTS.historySize),
     mcpEnabled: get('mcp.enabled') !== false,
@@ -93,6 +96,7 @@ export function toServerConfig(s: ExtensionSettings): ServerConfig {
     cacheDir: s.cacheDir || null,
     redactSecrets: s.redactSecrets,
     gitSignals: s.gitSignals,
+    gitBase: s.gitBase || null,
     editorSignals: s.editorSignals,
   };
 }

@@ -52,13 +52,14 @@ test('settings fall back to defaults for bad values and map to the server\'s con
   assert.equal(s.maxCycles, DEFAULTS.maxCycles);
   assert.equal(s.budget, 4000);
   assert.deepEqual(s.exclude, ['vendor/**']);
-  assert.deepEqual(toServerConfig(s), { maxCycles: 3, budget: 4000, maxFiles: 15, exclude: ['vendor/**'], include: [], includeTests: true, cacheDir: '/tmp/ir', redactSecrets: true, gitSignals: true, editorSignals: true });
-  assert.deepEqual(toServerConfig(readSettings(() => undefined)), { maxCycles: 3, budget: 8000, maxFiles: 15, exclude: [], include: [], includeTests: null, cacheDir: null, redactSecrets: true, gitSignals: true, editorSignals: true });
+  assert.deepEqual(toServerConfig(s), { maxCycles: 3, budget: 4000, maxFiles: 15, exclude: ['vendor/**'], include: [], includeTests: true, cacheDir: '/tmp/ir', redactSecrets: true, gitSignals: true, gitBase: null, editorSignals: true });
+  assert.deepEqual(toServerConfig(readSettings(() => undefined)), { maxCycles: 3, budget: 8000, maxFiles: 15, exclude: [], include: [], includeTests: null, cacheDir: null, redactSecrets: true, gitSignals: true, gitBase: null, editorSignals: true });
   assert.equal(toServerConfig(readSettings((k) => (k === 'includeTests' ? 'never' : undefined))).includeTests, false);
   assert.equal(toServerConfig(readSettings((k) => (k === 'redactSecrets' ? false : undefined))).redactSecrets, false);
   assert.equal(toServerConfig(readSettings((k) => (k === 'redactSecrets' ? 'no' : undefined))).redactSecrets, true);
   assert.equal(toServerConfig(readSettings((k) => (k === 'gitSignals' ? false : undefined))).gitSignals, false);
   assert.equal(toServerConfig(readSettings((k) => (k === 'editorSignals' ? false : undefined))).editorSignals, false);
+  assert.equal(toServerConfig(readSettings((k) => (k === 'gitBase' ? ' origin/develop ' : undefined))).gitBase, 'origin/develop');
 });
 
 test('the MCP command is derived from a server command that ends in "serve"', () => {

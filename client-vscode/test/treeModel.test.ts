@@ -167,7 +167,7 @@ test('the index status is read from the status answer (contract StatusJson)', ()
       { root: '/b', index: '/c/b.sqlite3', index_problem: null, files: 5, skipped: {}, open_buffers: 0, last_refresh: { files: 5, indexed: 5, unchanged: 0, removed: 0, skipped: {}, seconds: 0.01 } },
     ],
     watching_files: true,
-    settings: { maxCycles: 3, budget: 8000, maxFiles: 15, include: [], exclude: [], includeTests: null, cacheDir: null, redactSecrets: true, gitSignals: true, editorSignals: true },
+    settings: { maxCycles: 3, budget: 8000, maxFiles: 15, include: [], exclude: [], includeTests: null, cacheDir: null, redactSecrets: true, gitSignals: true, gitBase: null, editorSignals: true },
   };
   assert.deepEqual(
     (({ state, files, roots, version, error }) => ({ state, files, roots, version, error }))(parseStatus(answer)),

@@ -168,8 +168,10 @@ def lean(task: str, concepts: Sequence[Concept], changes: Changes) -> float:
     return sum(c.weight for c in concepts if c.terms and not said.isdisjoint(c.terms)) / total
 
 
-def read_changes(root: Path, now: float | None = None) -> Changes:
-    """The work in progress under `root` (a folder of a git work tree, or not)."""
+def read_changes(root: Path, now: float | None = None, base_ref: str | None = None) -> Changes:
+    """The work in progress under `root` (a folder of a git work tree, or not); the branch's
+    changes since it left `base_ref` (a ref name config.GIT_BASE checked), else the default
+    branch. ValueError when `base_ref` names no commit there."""
     if not _in_git(root):
         return NONE
     found: dict[str, Change] = {}
@@ -181,7 +183,7 @@ def read_changes(root: Path, now: float | None = None) -> Changes:
 
     for path, kind in _status(root):
         note(path, Change(kind, STRENGTH[kind]))
-    base = _merge_base(root)
+    base = _merge_base(root, base_ref)
     if base is not None:
         branch = _names(root, "diff", "--name-only", "--relative", "-z", base, "HEAD")
         if branch is not None and len(branch) <= MAX_FILES:
@@ -397,8 +399,8 @@ def _prefix(root: Path) -> str:
     return out.decode("utf-8", "surrogateescape").strip() if out else ""
 
 
-def _merge_base(root: Path) -> str | None:
-    """Where the current branch left the default branch; None on the default branch itself,
+def _merge_base(root: Path, base_ref: str | None = None) -> str | None:
+    """Where the current branch left `base_ref`, or the default branch; None on it itself,
     in a shallow clone that lacks it, or when there is no default branch. Of the default
     branch's copies (the remote's, a fork's `upstream`, the local one, which may be weeks
     behind), the nearest fork point: the others would count commits merged since as the
@@ -406,8 +408,11 @@ def _merge_base(root: Path) -> str | None:
     head = _git(root, "rev-parse", "HEAD")
     if head is None:
         return None
+    if base_ref is not None and _git(root, "rev-parse", "-q", "--verify",
+                                     f"{base_ref}^{{commit}}") is None:
+        raise ValueError(f"git base {base_ref!r} is no branch, tag or commit in {root}")
     bases: list[str] = []
-    for ref in _default_refs(root):
+    for ref in [base_ref] if base_ref is not None else _default_refs(root):
         out = _git(root, "merge-base", "HEAD", ref)
         sha = out.decode().strip() if out else ""
         if sha and sha not in bases:

@@ -20,6 +20,7 @@ from .config import (
     BUDGET,
     CACHE_DIR,
     EXCLUDE,
+    GIT_BASE,
     GIT_SIGNALS,
     INCLUDE,
     INCLUDE_TESTS,
@@ -81,6 +82,7 @@ def _retrieval(p: argparse.ArgumentParser) -> None:
                         "are; by default they are masked as «redacted: kind»")
     p.add_argument("--no-git-signals", dest="git_signals", action="store_false",
                    help=f"turn off the git signals ({_help(GIT_SIGNALS)})")
+    p.add_argument("--git-base", metavar="REF", help=_help(GIT_BASE))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -196,6 +198,7 @@ def _settings(args: argparse.Namespace) -> Settings:
             max_cycles=args.max_cycles, budget=args.budget, max_files=args.max_files,
             include_tests=args.include_tests, redact_secrets=args.redact,
             git_signals=args.git_signals,
+            git_base=args.git_base.strip() if args.git_base is not None else None,
         )
     return s.validated()
 

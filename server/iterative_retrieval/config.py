@@ -67,7 +67,7 @@ class Setting:
     the VS Code setting (camelCase)."""
     kind: str
     """int (bounded), globs (a glob or a list of gitignore-style globs), tests (true, false or
-    null), folder (an absolute path or null), bool."""
+    null), folder (an absolute path or null), ref (a git ref name or null), bool."""
     default: Any
     doc: str
     """What it does, in one or two sentences (Markdown): every surface shows this text."""
@@ -222,8 +222,24 @@ def _folder(s: Setting, value: Any) -> str:
     return path
 
 
+MAX_REF = 250
+"""The longest git ref name taken."""
+
+
+def _ref(s: Setting, value: Any) -> str:
+    """A ref git reads as a revision, never as an option (`--output=…`) nor a range."""
+    if not isinstance(value, str) or not value.strip():
+        raise BadValue(f"must be a git branch, tag or commit, got {describe(value)}")
+    ref = value.strip()
+    if len(ref) > MAX_REF or ref.startswith("-") or any(c.isspace() or c in "\0:?*[\\"
+                                                          for c in ref) or ".." in ref:
+        raise BadValue(f"must be a git branch, tag or commit name (like origin/main), "
+                       f"got {describe(value)}")
+    return ref
+
+
 _CHECKS: dict[str, Callable[[Setting, Any], Any]] = {
-    "int": _int, "globs": _globs, "tests": _tests, "bool": _bool, "folder": _folder,
+    "int": _int, "globs": _globs, "tests": _tests, "bool": _bool, "folder": _folder, "ref": _ref,
 }
 
 MAX_CYCLES = Setting(
@@ -262,6 +278,11 @@ GIT_SIGNALS = Setting(
     doc="Weigh where the work is in git: the branch's changes against its merge-base with the "
         "default branch, staged, unstaged and untracked files, and recent commits (decaying "
         "over days). Local only; a task about something else is not pulled towards them.")
+GIT_BASE = Setting(
+    "git_base", "gitBase", "ref", None,
+    doc="The branch, tag or commit the branch's changes are measured from (e.g. `origin/develop`, "
+        "or the feature branch this one is stacked on). Unset: the nearest of the default "
+        "branch's copies (`origin/HEAD`, `upstream/HEAD`, `main`, `master`, …).")
 EDITOR_SIGNALS = Setting(
     "editor_signals", "editorSignals", "bool", True,
     doc="Weigh the active file, the selection and the open files an editor sends (or "
@@ -269,7 +290,7 @@ EDITOR_SIGNALS = Setting(
 
 SETTINGS: tuple[Setting, ...] = (
     MAX_CYCLES, BUDGET, MAX_FILES, INCLUDE, EXCLUDE, INCLUDE_TESTS, CACHE_DIR, REDACT_SECRETS,
-    GIT_SIGNALS, EDITOR_SIGNALS,
+    GIT_SIGNALS, GIT_BASE, EDITOR_SIGNALS,
 )
 """Every user setting, in the order surfaces list them."""
 BY_NAME = {s.name: s for s in SETTINGS}
@@ -299,6 +320,7 @@ class Settings:
     redact_secrets: Annotated[bool, REDACT_SECRETS] = REDACT_SECRETS.default
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     git_signals: Annotated[bool, GIT_SIGNALS] = GIT_SIGNALS.default
+    git_base: Annotated[str | None, GIT_BASE] = GIT_BASE.default
     editor_signals: Annotated[bool, EDITOR_SIGNALS] = EDITOR_SIGNALS.default
 
     def merged(self, **overrides: Any) -> Settings:
@@ -321,6 +343,11 @@ class Settings:
                     if why:
                         raise ValueError(
                             f"{s.name}: {pattern!r} is not a valid glob pattern: {why}")
+            if s.kind == "ref" and value is not None:
+                try:
+                    s.check(value)
+                except BadValue as e:
+                    raise ValueError(f"{s.name} {e}") from None
         return self
 
     def for_folder(self, folder: Settings | None, base: Settings) -> Settings:

@@ -28,6 +28,7 @@ from .config import (
     CACHE_DIR,
     EDITOR_SIGNALS,
     EXCLUDE,
+    GIT_BASE,
     GIT_SIGNALS,
     INCLUDE,
     INCLUDE_TESTS,
@@ -529,6 +530,7 @@ class SettingsJson(TypedDict):
     cacheDir: Annotated[str | None, CACHE_DIR]
     redactSecrets: Annotated[bool, REDACT_SECRETS]
     gitSignals: Annotated[bool, GIT_SIGNALS]
+    gitBase: Annotated[str | None, GIT_BASE]
     editorSignals: Annotated[bool, EDITOR_SIGNALS]
 
 

@@ -335,7 +335,8 @@ class Engine:
             mine = s.for_folder(self.folders.get(root), self.settings)
             asked = query if mine is s else replace(
                 query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
-            work = read_changes(root) if s.git_signals and not ablated("changes") else NO_CHANGES
+            work = (read_changes(root, base_ref=s.git_base)
+                    if s.git_signals and not ablated("changes") else NO_CHANGES)
             # nothing is learned from a credential a commit message pasted
             borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)
             if borrowed:
