@@ -41,10 +41,13 @@ def test_a_pair_of_same_day_commits_is_a_task_on_a_branch(tmp_path):
     (mirrors / "o+r").mkdir(parents=True)
     subprocess.run(["git", "clone", "-q", "--bare", str(repo), str(mirrors / "o+r" / "repo")],
                    check=True, capture_output=True)
+    # the mirror's default branch is `master`, and holds B: not a default branch of the tree's
+    _git(mirrors / "o+r" / "repo", "branch", "-m", "main", "master")
     (root,) = W.materialize(str(out), str(tmp_path / "work"), str(mirrors))
     assert Path(root, "src/app.py").read_text().startswith("def run():\n    for")
     ch = read_changes(Path(root))
     assert ch.files["src/app.py"].kind == "branch" and "retry loop" in ch.text
+    assert ch.base == shas["base"]
 
 
 def test_a_chain_of_commits_is_a_longer_branch(tmp_path):

@@ -22,7 +22,8 @@ the newest work and the oldest can be told apart.
 
 A tree is `<work>/<owner>__<name>@<A12>` (keep WIP trees in a folder of their own): a
 clone sharing the mirror's objects, with a local `main` at A's parent and the branch `wip`
-checked out at A, and no remote (so that the default branch is the local `main`).
+checked out at A, no other branch and no remote (so that the default branch is the local
+`main`).
 
 Run them with `python -m bench.quality`, with and without `IR_ABLATE=changes`; with
 `IR_GIT_NOW=head` the commits before A are recent work as they were when A was made
@@ -137,6 +138,13 @@ def materialize(tasks_path: str, work: str, mirrors: str) -> list[str]:
         run("-C", root, "remote", "remove", "origin")
         run("-C", root, "checkout", "-q", "-B", "main", t["before"])
         run("-C", root, "checkout", "-q", "-B", "wip", t["base"])
+        # the clone's own copy of the mirror's default branch (`master`) holds B and what came
+        # after: the git signals take the nearest copy of the default branch, so only `main`
+        # may be one
+        others = subprocess.run(["git", "-C", root, "for-each-ref", "--format=%(refname:short)",
+                                 "refs/heads/"], check=True, capture_output=True, text=True)
+        for name in set(others.stdout.split()) - {"main", "wip"}:
+            run("-C", root, "branch", "-q", "-D", name)
         with open(done, "w") as fh:
             fh.write(t["id"] + "\n")
         print(f"[{len(out)}/{len(raw)}] {root}", file=sys.stderr, flush=True)
