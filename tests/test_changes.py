@@ -41,6 +41,21 @@ def repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path / "ws", SHOP)
 
 
+WORK = "continue the work on this branch"
+
+
+def stacked_repo(root: Path) -> Path:
+    """The shop on branch shipping-zones, stacked on the feature branch cart-discount."""
+    make_repo(root, SHOP)
+    git(root, "checkout", "-q", "-b", "cart-discount")
+    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount\n")
+    git(root, "commit", "-qam", "cart discount")
+    git(root, "checkout", "-q", "-b", "shipping-zones")
+    (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + "# zones\n")
+    git(root, "commit", "-qam", "shipping zones")
+    return root
+
+
 def test_the_branch_staged_unstaged_and_untracked_files(tmp_path):
     """Each kind of change is read, relative to the root, with its own reason."""
     root = repo(tmp_path)
@@ -96,13 +111,7 @@ def test_a_branch_stacked_on_another_is_measured_from_the_base_it_is_given(tmp_p
     """git_base (CLI --git-base): a branch stacked on another feature branch is its own
     changes since that one, not both branches' since main; a name that is no commit of the
     repository, or that git would read as an option, is a clear error."""
-    root = repo(tmp_path)
-    git(root, "checkout", "-q", "-b", "cart-discount")
-    (root / "shop/cart.py").write_text(SHOP["shop/cart.py"] + "# discount\n")
-    git(root, "commit", "-qam", "cart discount")
-    git(root, "checkout", "-q", "-b", "shipping-zones")
-    (root / "shop/shipping.py").write_text(SHOP["shop/shipping.py"] + "# zones\n")
-    git(root, "commit", "-qam", "shipping zones")
+    root = stacked_repo(tmp_path / "ws")
 
     def branch(ch):
         return {p for p, c in ch.files.items() if c.kind == "branch"}

@@ -3,16 +3,28 @@ a real server over stdio (pytest-lsp) on a copy of the auth sample."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from .test_lsp_server import SERVER, TASK, command, copy_example, paths, retrieve, start
+from .test_changes import WORK, stacked_repo
+from .test_lsp_server import (
+    ONE_LOOP,
+    SERVER,
+    TASK,
+    command,
+    copy_example,
+    paths,
+    retrieve,
+    start,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 RETRIEVE = "iterativeRetrieval.retrieve"
@@ -147,3 +159,67 @@ async def test_malformed_hints_are_invalid_params(ws: LanguageClient, args, mess
         await command(ws, RETRIEVE, {"task": TASK, **args})
     assert message in err.value.message, err.value.message
     assert (await command(ws, "iterativeRetrieval.status"))["state"] in ("indexing", "ready")
+
+
+# -- the git base: a folder's own, a request's own, one that is no commit ---------------------
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), **ONE_LOOP)
+async def stacked(lsp_client: LanguageClient, tmp_path):
+    """Two such repositories as workspace folders; the first measures its branch from
+    cart-discount in its own settings (VS Code's folder scope), the workspace sets no base."""
+    one, two = stacked_repo(tmp_path / "one"), stacked_repo(tmp_path / "two")
+    lsp_client.folders = (one, two)
+    lsp_client.set_configuration({}, section="iterativeRetrieval")
+    lsp_client.set_configuration({"gitBase": "cart-discount"}, section="iterativeRetrieval",
+                                 scope_uri=one.as_uri())
+    await start(lsp_client, tmp_path, [one, two])
+    yield
+    await lsp_client.shutdown_session()
+
+
+def on_branch(result: dict[str, Any], root: Path) -> set[str]:
+    return {f["path"] for f in result["files"]
+            if f["root"] == str(root) and "changed on this branch" in f["reason"]}
+
+
+async def test_the_git_base_of_a_folder_and_of_a_request(stacked: LanguageClient):
+    """A folder's own gitBase measures that folder's branch alone; a request's gitBase
+    measures the folders it searches; a base that is no commit fails the request with a
+    clear RequestFailed (no internal error), and the server answers the next one."""
+    client = stacked
+    one, two = client.folders
+    await wait_ready(client)
+    both = await retrieve(client, task=WORK)
+    assert on_branch(both, one) == {"shop/shipping.py"}
+    assert on_branch(both, two) == {"shop/cart.py", "shop/shipping.py"}
+    asked = await retrieve(client, task=WORK, root=str(two), gitBase="cart-discount")
+    assert on_branch(asked, two) == {"shop/shipping.py"}
+    assert on_branch(await retrieve(client, task=WORK, gitBase="main"), one) \
+        == {"shop/cart.py", "shop/shipping.py"}  # the request's base over the folder's
+
+    n = len(client.log_messages)
+    with pytest.raises(JsonRpcException) as err:
+        await retrieve(client, task=WORK, gitBase="release/9")
+    assert err.value.code == -32803, err.value
+    assert "git base 'release/9' is no branch, tag or commit in" in err.value.message
+    assert not [m for m in client.log_messages[n:] if m.type == types.MessageType.Error]
+    with pytest.raises(JsonRpcInvalidParams, match="'gitBase' must be a git branch"):
+        await retrieve(client, task=WORK, gitBase="--output=x")
+    assert not (one / "x").exists() and not (two / "x").exists()
+    assert on_branch(await retrieve(client, task=WORK, root=str(one)), one) == {"shop/shipping.py"}
+
+    # the second folder's own base, set now: from the next retrieve on, the index as it is
+    def rebuilds() -> int:
+        return sum("rebuilding the engine" in m.message for m in client.log_messages)
+
+    before = rebuilds()
+    client.set_configuration({"gitBase": "cart-discount"}, section="iterativeRetrieval",
+                             scope_uri=two.as_uri())
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    for _ in range(200):  # the server pulls the folders' sections, then applies them
+        found = on_branch(await retrieve(client, task=WORK, root=str(two)), two)
+        if found == {"shop/shipping.py"}:
+            break
+        await asyncio.sleep(0.05)
+    assert found == {"shop/shipping.py"}
+    assert rebuilds() == before

@@ -24,6 +24,7 @@ from iterative_retrieval.contract import FORMATS
 from iterative_retrieval.mcp_server import Workspace, build_server, run
 
 from .conftest import EXAMPLES
+from .test_changes import WORK, stacked_repo
 
 TASK = "Fix the authentication token expiry bug"
 AUTH_FILES = {"src/auth/auth.ts", "src/auth/tokens.ts", "src/auth/session-manager.ts",
@@ -378,5 +379,32 @@ async def test_home_folder_is_not_a_default_root(tmp_path):
         async with Client(build_server(ws)) as c:
             r = await c.call_tool("retrieve_context", {"task": TASK})
             assert r.is_error and "--root" in r.content[0].text
+    finally:
+        ws.close()
+
+
+async def test_a_git_base_per_call(tmp_path):
+    """`git_base` measures the branch from the base the agent names (the pull request's):
+    a branch stacked on another is its own changes; a base that is no commit, or one git
+    would read as an option, is a tool error saying so."""
+    root = stacked_repo(tmp_path / "shop").resolve()
+    ws = Workspace(str(root), str(tmp_path / "cache"), cwd=str(tmp_path))
+
+    def on_branch(result) -> set[str]:
+        return {f["path"] for f in result.structured_content["files"]
+                if "changed on this branch" in f["reason"]}
+
+    try:
+        async with Client(build_server(ws)) as c:
+            task = {"task": WORK, "format": "json"}
+            assert on_branch(await c.call_tool("retrieve_context", task)) \
+                == {"shop/cart.py", "shop/shipping.py"}
+            assert on_branch(await c.call_tool(
+                "retrieve_context", {**task, "git_base": "cart-discount"})) == {"shop/shipping.py"}
+            missing = await c.call_tool("retrieve_context", {**task, "git_base": "release/9"})
+            assert "git base 'release/9' is no branch, tag or commit in" in _error(missing)
+            option = await c.call_tool("retrieve_context", {**task, "git_base": "--output=x"})
+            assert "git_base must be a git branch, tag or commit name" in _error(option)
+        assert not (root / "x").exists()
     finally:
         ws.close()

@@ -116,9 +116,6 @@ def test_explain_refuses_ways_out(planted, tmp_path):
 
 # -- the server, with `root` parameters of every shape ----------------------------------------
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
                     loop_scope="module")
 async def server(lsp_client: LanguageClient, tmp_path_factory):
@@ -155,6 +152,7 @@ def root_values(ws: Path, outside: Path) -> st.SearchStrategy[str]:
     )
 
 
+@pytest.mark.asyncio(loop_scope="module")
 async def test_root_parameters_never_lead_out(server: LanguageClient):
     """Every `root` is refused with InvalidParams or searched inside the workspace only; results
     never name a file whose real path is outside, and never quote one."""

@@ -189,6 +189,8 @@ export interface RenderParams {
   exclude?: string | string[] | null;
   /** Whether tests, docs and fixtures may be part of the context; by default only when the task is about them. */
   includeTests?: boolean | null;
+  /** The branch, tag or commit the branch's changes are measured from (e.g. `origin/develop`, or the feature branch this one is stacked on). Unset: the nearest of the default branch's copies (`origin/HEAD`, `upstream/HEAD`, `main`, `master`, …). */
+  gitBase?: string | null;
   /** Search only this workspace folder, or a folder inside one: an absolute path or a `file://` URI; `include`/`exclude` globs are then relative to it. */
   root?: string | null;
   /** Files always handed out, marked `pinned`, with their own relevance: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */
@@ -250,6 +252,8 @@ export interface RetrieveParams {
   exclude?: string | string[] | null;
   /** Whether tests, docs and fixtures may be part of the context; by default only when the task is about them. */
   includeTests?: boolean | null;
+  /** The branch, tag or commit the branch's changes are measured from (e.g. `origin/develop`, or the feature branch this one is stacked on). Unset: the nearest of the default branch's copies (`origin/HEAD`, `upstream/HEAD`, `main`, `master`, …). */
+  gitBase?: string | null;
   /** Search only this workspace folder, or a folder inside one: an absolute path or a `file://` URI; `include`/`exclude` globs are then relative to it. */
   root?: string | null;
   /** Files always handed out, marked `pinned`, with their own relevance: relative to a workspace folder, absolute inside one, or a `file://` URI; a path outside every folder is ignored (with a note), never read. */

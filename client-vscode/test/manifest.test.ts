@@ -61,12 +61,12 @@ test('the language-model tool has a when clause and says when not to use it and 
   assert.match(tool.modelDescription, /Returns Markdown/);
 });
 
-test('machine settings are machine-overridable; include and exclude are per folder', () => {
+test('machine settings are machine-overridable; include, exclude and gitBase are per folder', () => {
   const p = contributes.configuration.properties;
   for (const k of ['server.command', 'server.pythonPath', 'cacheDir']) {
     assert.equal(p[`iterativeRetrieval.${k}`].scope, 'machine-overridable', k);
   }
-  for (const k of ['include', 'exclude']) {
+  for (const k of ['include', 'exclude', 'gitBase']) {
     assert.equal(p[`iterativeRetrieval.${k}`].scope, 'resource', k);
   }
 });

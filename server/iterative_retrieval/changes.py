@@ -168,10 +168,15 @@ def lean(task: str, concepts: Sequence[Concept], changes: Changes) -> float:
     return sum(c.weight for c in concepts if c.terms and not said.isdisjoint(c.terms)) / total
 
 
+class UnknownBase(ValueError):
+    """The git base asked for (config.GIT_BASE) names no commit of a root's repository: the
+    request fails, on the settings, rather than measure the branch from another base."""
+
+
 def read_changes(root: Path, now: float | None = None, base_ref: str | None = None) -> Changes:
     """The work in progress under `root` (a folder of a git work tree, or not); the branch's
     changes since it left `base_ref` (a ref name config.GIT_BASE checked), else the default
-    branch. ValueError when `base_ref` names no commit there."""
+    branch. UnknownBase when `base_ref` names no commit there."""
     if not _in_git(root):
         return NONE
     found: dict[str, Change] = {}
@@ -410,7 +415,7 @@ def _merge_base(root: Path, base_ref: str | None = None) -> str | None:
         return None
     if base_ref is not None and _git(root, "rev-parse", "-q", "--verify",
                                      f"{base_ref}^{{commit}}") is None:
-        raise ValueError(f"git base {base_ref!r} is no branch, tag or commit in {root}")
+        raise UnknownBase(f"git base {base_ref!r} is no branch, tag or commit in {root}")
     bases: list[str] = []
     for ref in [base_ref] if base_ref is not None else _default_refs(root):
         out = _git(root, "merge-base", "HEAD", ref)

@@ -279,7 +279,7 @@ GIT_SIGNALS = Setting(
         "default branch, staged, unstaged and untracked files, and recent commits (decaying "
         "over days). Local only; a task about something else is not pulled towards them.")
 GIT_BASE = Setting(
-    "git_base", "gitBase", "ref", None,
+    "git_base", "gitBase", "ref", None, per_request=True, folder=True,
     doc="The branch, tag or commit the branch's changes are measured from (e.g. `origin/develop`, "
         "or the feature branch this one is stacked on). Unset: the nearest of the default "
         "branch's copies (`origin/HEAD`, `upstream/HEAD`, `main`, `master`, …).")

@@ -403,6 +403,7 @@ class RetrieveOptions(TypedDict, total=False):
     include: Annotated[list[str] | str | None, INCLUDE.arg]
     exclude: Annotated[list[str] | str | None, EXCLUDE.arg]
     includeTests: Annotated[bool | None, INCLUDE_TESTS.arg]
+    gitBase: Annotated[str | None, GIT_BASE.arg]
     root: Annotated[str | None, ROOT]
     pinned: Annotated[list[str] | None, PINNED]
     excluded: Annotated[list[str] | None, EXCLUDED]

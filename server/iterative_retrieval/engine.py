@@ -69,6 +69,15 @@ class Engine:
         self._lock = threading.RLock()
         self.last_refresh: dict[str, IndexStats] = {}
 
+    def configure(self, settings: Settings, folders: Mapping[Path, Settings]) -> None:
+        """New settings, the workspace's and the folders', for the next retrieve; only for
+        changes that leave every index as it is (one of `include`, `exclude` or `cacheDir`
+        takes a new engine)."""
+        settings = settings.validated()
+        mine = {check_root(r): f.validated() for r, f in folders.items()}
+        with self._lock:
+            self.settings, self.folders = settings, mine
+
     # -- roots and indexes -------------------------------------------------------------------
 
     def scope(self, root: Path) -> Scope:
@@ -335,7 +344,7 @@ class Engine:
             mine = s.for_folder(self.folders.get(root), self.settings)
             asked = query if mine is s else replace(
                 query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
-            work = (read_changes(root, base_ref=s.git_base)
+            work = (read_changes(root, base_ref=mine.git_base)
                     if s.git_signals and not ablated("changes") else NO_CHANGES)
             # nothing is learned from a credential a commit message pasted
             borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)

@@ -3,10 +3,10 @@
 Three tools over stdio, built on the official `mcp` SDK (`MCPServer`):
 
 - `retrieve_context {task, max_cycles?, budget?, max_files?, include?, exclude?,
-  include_tests?, pinned?, excluded?, seen?, format?}`: the ranked, explained context of a
-  task — rendered (Markdown by default, or XML documents, or JSON) as text content, the JSON
-  result (contract.ResultJson) as structured content; files pinned always in it, excluded or
-  seen (already read by the agent) never;
+  include_tests?, git_base?, pinned?, excluded?, seen?, format?}`: the ranked, explained
+  context of a task — rendered (Markdown by default, or XML documents, or JSON) as text
+  content, the JSON result (contract.ResultJson) as structured content; files pinned always
+  in it, excluded or seen (already read by the agent) never;
 - `explain_file {path, task}`: one file's evaluation for a task (`Engine.explain`);
 - `index_status {}`: the root, the index and its file counts.
 
@@ -46,6 +46,7 @@ from . import __version__, heap, languages  # noqa: F401 - languages: up front, 
 from .config import (
     BUDGET,
     EXCLUDE,
+    GIT_BASE,
     INCLUDE,
     INCLUDE_TESTS,
     MAX_CYCLES,
@@ -309,6 +310,7 @@ def build_server(ws: Workspace) -> MCPServer:
         include: Annotated[list[str] | None, INCLUDE.described] = None,
         exclude: Annotated[list[str] | None, EXCLUDE.described] = None,
         include_tests: Annotated[bool | None, INCLUDE_TESTS.described] = None,
+        git_base: Annotated[str | None, GIT_BASE.described] = None,
         pinned: Annotated[list[str] | None, PINNED] = None,
         excluded: Annotated[list[str] | None, EXCLUDED] = None,
         seen: Annotated[list[str] | None, SEEN] = None,
@@ -324,7 +326,7 @@ def build_server(ws: Workspace) -> MCPServer:
             settings = engine.settings.merged(
                 max_cycles=max_cycles, budget=budget, max_files=max_files,
                 include=_globs("include", include), exclude=_globs("exclude", exclude),
-                include_tests=include_tests,
+                include_tests=include_tests, git_base=git_base,
             ).validated()
         except ValueError as exc:
             raise ToolError(str(exc)) from exc

@@ -27,6 +27,7 @@ from pygls.exceptions import (
 )
 
 from .. import __version__
+from ..changes import UnknownBase
 from ..config import Settings
 from ..contract import (
     ExplainParams,
@@ -186,7 +187,8 @@ async def _answer(
     except Cancelled:
         log.info("%s: cancelled", command)
         raise JsonRpcRequestCancelled(f"{command} was cancelled") from None
-    except NoWorkspace as exc:
+    except (NoWorkspace, UnknownBase) as exc:  # the workspace or its settings, not a fault
+        log.info("%s: %s", command, exc)
         raise JsonRpcException(f"{command}: {exc}", code=REQUEST_FAILED) from None
     except JsonRpcException:
         raise
@@ -306,7 +308,7 @@ def _request_settings(base: Settings, req: RetrieveArgs, prefix: str, command: s
     try:
         return base.merged(
             max_cycles=req.max_cycles, budget=req.budget, max_files=req.max_files,
-            include_tests=req.include_tests, include=tuple(include),
+            include_tests=req.include_tests, git_base=req.git_base, include=tuple(include),
             exclude=tuple(base.exclude) + tuple(exclude),
         ).validated()
     except ValueError as exc:

@@ -150,6 +150,7 @@ class RetrieveArgs:
     exclude: tuple[str, ...] = ()
     """Added to the configured excludes."""
     include_tests: bool | None = None
+    git_base: str | None = None
     root: str | None = None
     """A workspace folder, or a folder inside one, to search alone (absolute path or file URI)."""
     hints: Mapping[str, Any] = field(default_factory=dict)
@@ -162,7 +163,7 @@ class RetrieveArgs:
         return cls(task=p["task"], max_cycles=p.get("maxCycles"), budget=p.get("budget"),
                    max_files=p.get("maxFiles"), include=p.get("include"),
                    exclude=p.get("exclude") or (), include_tests=p.get("includeTests"),
-                   root=p.get("root"),
+                   git_base=p.get("gitBase"), root=p.get("root"),
                    hints={k: p[k] for k in HINT_KEYS if p.get(k) is not None})
 
 

@@ -16,6 +16,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +66,17 @@ class Buffers:
             self._latest.pop(path, None)
 
 
-def _scopes(folders: dict[Path, Settings]) -> dict[Path, tuple[Any, ...]]:
-    """What of each folder's own settings decides its index (a change of another setting of
-    the workspace does not rebuild the engine)."""
-    return {root: tuple(getattr(s, k) for k in FOLDER_SETTINGS) for root, s in folders.items()}
+def _scopes(settings: Settings, folders: Mapping[Path, Settings],
+            roots: list[Path]) -> dict[Path, tuple[Any, ...]]:
+    """What decides each root's index of its settings, its folder's own or the workspace's (a
+    change of another setting, the workspace's or a folder's git base, does not rebuild the
+    engine)."""
+    return {root: tuple(getattr(settings.for_folder(folders.get(root), settings), k)
+                        for k in FOLDER_SETTINGS if k in INDEX_SETTINGS) for root in roots}
+
+
+def _shown(value: Any) -> str:
+    return str(list(value)) if isinstance(value, tuple) else repr(value)
 
 
 class RetrievalServer(LanguageServer):
@@ -224,19 +232,23 @@ class RetrievalServer(LanguageServer):
         new = self.effective_settings()
         old, self.settings = self.settings, new
         engine = self.host.engine
-        if engine is not None and (
-            any(getattr(old, f) != getattr(new, f) for f in INDEX_SETTINGS)
-            or _scopes(engine.folders) != _scopes(self.effective_folders())
-        ):
+        if engine is None:
+            return
+        folders = {r: f for r, f in self.effective_folders().items() if r in engine.roots}
+        if (any(getattr(old, f) != getattr(new, f) for f in INDEX_SETTINGS)
+                or _scopes(engine.settings, engine.folders, engine.roots)
+                != _scopes(new, folders, engine.roots)):
             self.log_client("index settings changed: rebuilding the engine")
             self.set_roots(list(engine.roots))
+        else:  # the rest apply from the next retrieve on, the index as it is
+            engine.configure(new, folders)
 
     def set_roots(self, roots: list[Path]) -> None:
         """A new engine over these roots with the current settings; buffers are replayed."""
         folders = self.effective_folders()
         for root, mine in folders.items():
             if root in roots:
-                own = ", ".join(f"{k} {list(getattr(mine, k))}" for k in FOLDER_SETTINGS)
+                own = ", ".join(f"{k} {_shown(getattr(mine, k))}" for k in FOLDER_SETTINGS)
                 self.log_client(f"folder {root}: its own settings: {own}")
         self.host.build(roots, self.settings, {r: f for r, f in folders.items() if r in roots})
         if roots:
