@@ -1141,3 +1141,21 @@ def test_capitalized_words_that_are_names_not_sentence_starts_or_title_case():
     many = defined_capitalized(q, lambda n: 9, frozenset)
     none = defined_capitalized(q, lambda n: 0, frozenset)
     assert kinds(many) == kinds(none) == {"flask": "word", "headers": "word"}
+
+
+def test_a_reason_names_only_the_parts_of_a_name_a_file_says(tmp_path):
+    """A file that holds SESSION_REFRESH_EACH_REQUEST whole "matches" it; one that says only
+    `request` and is named after `session` says those parts, never the whole name it lacks."""
+    files = {
+        "app/config.py": "SESSION_REFRESH_EACH_REQUEST = True\nSESSION_COOKIE_NAME = 'session'\n",
+        "app/session.py": ("def save_session(request, response):\n"
+                           "    response.set_cookie('session', request.cookie_value)\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("SESSION_REFRESH_EACH_REQUEST is ignored when the cookie is saved")
+    reasons = {f.path: f.reason for f in res.files}
+    assert "matches SESSION_REFRESH_EACH_REQUEST" in reasons["app/config.py"], reasons
+    part = reasons["app/session.py"]
+    assert "matches session request (of SESSION_REFRESH_EACH_REQUEST)" in part, part
+    assert "path matches session (of SESSION_REFRESH_EACH_REQUEST)" in part, part

@@ -26,7 +26,7 @@ from .run import Run
 from .search import SCOPE_HIT, SearchCache, concept_hits
 from .signals import DECLARATION_RE, coverage_weight, reason, score
 from .textmemo import TextMemo
-from .tokenize import path_terms, stem, stemmed_terms
+from .tokenize import identifier_terms, path_terms, stem, stemmed_terms
 
 SUBSTITUTE_SHARE = 0.8
 """A synonym or variant covers the task word it stands in for at this share…"""
@@ -70,6 +70,28 @@ def concept_stats(
         idf = math.log((n + 1) / (df + 0.5)) / math.log(n + 1)
         out.append(ConceptStats(c, hits, max(idf, 0.02), c.text in task_texts, elsewhere > 0))
     return out
+
+
+def _said(index: Index, cache: SearchCache, concept: Concept, fid: int) -> str:
+    """How the reason names a task concept a file's text matches (`_in_part`)."""
+    terms = concept.terms
+    if concept.kind != "identifier" or len(terms) < 2 or fid in cache.search(index, terms[-1]):
+        return concept.text
+    return _in_part(concept, {t for t in terms[:-1] if fid in cache.search(index, t)})
+
+
+def _in_part(concept: Concept, present: set[str]) -> str:
+    """A compound identifier a file says only in part (`present`: the terms it says), named by
+    those parts: `request (of SESSION_REFRESH_EACH_REQUEST)`, so that a reason never claims a
+    name the file does not hold."""
+    terms = concept.terms
+    if concept.kind != "identifier" or len(terms) < 2 or terms[-1] in present:
+        return concept.text
+    words: dict[str, str] = {}
+    for w in identifier_terms(concept.text):  # the terms are their stems
+        words.setdefault(stem(w), w)
+    parts = [words.get(t, t) for t in terms[:-1] if t in present]
+    return f"{' '.join(parts)} (of {concept.text})" if parts else concept.text
 
 
 # C901: one pass over the candidates; each branch is one piece of evidence, computed where the
@@ -175,19 +197,20 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
                 # said apart in the reason ("named in the task", "the task's scope")
                 if not is_path:
                     matched_words.append(
-                        text if via is None else f"{via.concept.text} (for {text})")
+                        _said(index, cache, st.concept, fid) if via is None
+                        else f"{via.concept.text} (for {text})")
             else:
                 covered_learned += m
             share = 1.0 if st.task else 0.5
             if not terms.isdisjoint(sym_stems):
                 sym_mass += m * share
-            shown = "" if is_path else text if via is None else via.concept.text
+            who = st.concept if via is None else via.concept
             if not terms.isdisjoint(name_stems):
                 path_mass += m * share
-                path_words.append(shown)
+                path_words.append("" if is_path else _in_part(who, terms & name_stems))
             elif not terms.isdisjoint(p_stems):
                 path_mass += 0.5 * m * share
-                path_words.append(shown)
+                path_words.append("" if is_path else _in_part(who, terms & p_stems))
         # most files define none of the task's identifiers: one set test says so
         defines = (list(compress(names, map(ident_names.__contains__, lowered)))
                    if not ident_names.isdisjoint(lower_names) else [])
