@@ -72,26 +72,26 @@ def concept_stats(
     return out
 
 
-def _said(index: Index, cache: SearchCache, concept: Concept, fid: int) -> str:
+def _said(index: Index, cache: SearchCache, concept: Concept, fid: int) -> list[str]:
     """How the reason names a task concept a file's text matches (`_in_part`)."""
     terms = concept.terms
     if concept.kind != "identifier" or len(terms) < 2 or fid in cache.search(index, terms[-1]):
-        return concept.text
+        return [concept.text]
     return _in_part(concept, {t for t in terms[:-1] if fid in cache.search(index, t)})
 
 
-def _in_part(concept: Concept, present: set[str]) -> str:
-    """A compound identifier a file says only in part (`present`: the terms it says), named by
-    those parts: `request (of SESSION_REFRESH_EACH_REQUEST)`, so that a reason never claims a
-    name the file does not hold."""
+def _in_part(concept: Concept, present: set[str]) -> list[str]:
+    """A compound identifier a file says only in part (`present`: the terms it says) is named
+    by those parts (`session`, `request` for SESSION_REFRESH_EACH_REQUEST), or not at all: a
+    reason never claims a name the file does not hold."""
     terms = concept.terms
     if concept.kind != "identifier" or len(terms) < 2 or terms[-1] in present:
-        return concept.text
+        return [concept.text]
     words: dict[str, str] = {}
     for w in identifier_terms(concept.text):  # the terms are their stems
         words.setdefault(stem(w), w)
-    parts = [words.get(t, t) for t in terms[:-1] if t in present]
-    return f"{' '.join(parts)} (of {concept.text})" if parts else concept.text
+    # a part of one or two letters (`no` of NoOptDefVal) would read as a word of the sentence
+    return [w for t in terms[:-1] if t in present and len(w := words.get(t, t)) > 2]
 
 
 # C901: one pass over the candidates; each branch is one piece of evidence, computed where the
@@ -175,6 +175,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
+        in_part: list[str] = []  # the words of names it says only in part, after the rest
         covers: list[str] = []
         path_words: list[str] = []
         matched = c.matched
@@ -196,9 +197,12 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
                     covers.append(text)
                 # said apart in the reason ("named in the task", "the task's scope")
                 if not is_path:
-                    matched_words.append(
-                        _said(index, cache, st.concept, fid) if via is None
-                        else f"{via.concept.text} (for {text})")
+                    if via is not None:
+                        matched_words.append(f"{via.concept.text} (for {text})")
+                    elif (words := _said(index, cache, st.concept, fid)) == [text]:
+                        matched_words.append(text)
+                    else:
+                        in_part.extend(words)
             else:
                 covered_learned += m
             share = 1.0 if st.task else 0.5
@@ -207,10 +211,10 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             who = st.concept if via is None else via.concept
             if not terms.isdisjoint(name_stems):
                 path_mass += m * share
-                path_words.append("" if is_path else _in_part(who, terms & name_stems))
+                path_words.extend([""] if is_path else _in_part(who, terms & name_stems))
             elif not terms.isdisjoint(p_stems):
                 path_mass += 0.5 * m * share
-                path_words.append("" if is_path else _in_part(who, terms & p_stems))
+                path_words.extend([""] if is_path else _in_part(who, terms & p_stems))
         # most files define none of the task's identifiers: one set test says so
         defines = (list(compress(names, map(ident_names.__contains__, lowered)))
                    if not ident_names.isdisjoint(lower_names) else [])
@@ -246,8 +250,9 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f, kind=row.kind,
             change=change.reason if change else "", editor=editor[1] if editor else "",
-            defines=list(dict.fromkeys(defines)), file_id=fid, matched_words=matched_words,
-            covers=covers, path_words=path_words, symbols=syms,
+            defines=list(dict.fromkeys(defines)), file_id=fid,
+            matched_words=matched_words + in_part, covers=covers, path_words=path_words,
+            symbols=syms,
             scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )
         ev.score = score(ev, w_cov, off)

@@ -78,7 +78,7 @@ def _matches(ev: Evaluation) -> str:
     if not ev.matched_words:
         return ""
     where = f" ({len(ev.hit_lines)} lines)" if ev.hit_lines else ""
-    return "matches " + ", ".join(ev.matched_words[:5]) + where
+    return "matches " + ", ".join(list(dict.fromkeys(ev.matched_words))[:5]) + where
 
 
 def _path(ev: Evaluation) -> str:
