@@ -226,12 +226,18 @@ class Use:
     """How telling the name is: its words the task says, a type name's capital, its uses."""
 
 
+_APART = frozenset({"test", "example", "doc"})
+"""Kinds of file whose definitions only their own kind uses: a source file that names a test's
+`MySessionInterface` (flask's sessions.py, in a docstring's example) does not need that test."""
+
+
 def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     """The names `ev` uses that other files define, most telling first (at most USES_PER_FILE):
     names that share the task's words, then type-like names; a name defined in many files
     (a common method name) points nowhere and is left out, and so are the definitions in
-    another language family (a vendored jquery.js defines no `append` a Python file calls)
-    and a method of the language's own types called on an object (`items.append(x)`)."""
+    another language family (a vendored jquery.js defines no `append` a Python file calls),
+    in a test, example or doc a source file uses (`_APART`), and a method of the language's
+    own types called on an object (`items.append(x)`)."""
     names = used_names(run, ev)
     if not names:
         return []
@@ -250,7 +256,8 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
         for fid in where:
             row: FileRow | None = files.get(fid)
             if row is not None and row.path not in paths and (
-                    kin is None or family(row.lang) in (kin, None)):
+                    kin is None or family(row.lang) in (kin, None)) and (
+                    row.kind not in _APART or row.kind == ev.kind):
                 paths.append(row.path)
                 if len(paths) > COMMON_NAME:
                     break
