@@ -1161,3 +1161,26 @@ def test_a_reason_names_only_the_parts_of_a_name_a_file_says(tmp_path):
     assert "SESSION_REFRESH_EACH_REQUEST" not in part, part
     said = part.split("matches ", 1)[1].split(";", 1)[0].split(", ")
     assert {"session", "request"} <= set(said) and "path matches session" in part, part
+
+
+def test_a_source_file_does_not_miss_what_only_a_test_defines(tmp_path):
+    """sessions.py's docstring shows `MySessionInterface()`, a class only a test defines: not
+    missing context (the test is no part of it); the store it does use, defined in a source
+    file not handed out, still is."""
+    files = {
+        "src/web/sessions.py": (
+            'class SessionInterface:\n    """Replace it: app.session_interface = '
+            'MySessionInterface()"""\n\n    def save_session(self, app, session):\n'
+            "        return CookieJarStore().write(session)\n"),
+        "src/web/stores.py": "class CookieJarStore:\n    def write(self, data):\n        return data\n",
+        "tests/test_sessions.py": ("from web.sessions import SessionInterface\n\n\n"
+                                   "class MySessionInterface(SessionInterface):\n    pass\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("save_session of the session interface loses the session",
+                       Settings(cache_dir=str(tmp_path / "cache"), max_files=1))
+    top = res.files[0]
+    assert top.path == "src/web/sessions.py", [f.path for f in res.files]
+    assert "MySessionInterface" not in top.missing, top.missing
+    assert "CookieJarStore" in top.missing, top.missing
