@@ -339,6 +339,42 @@ def test_a_task_about_something_else_is_not_pulled_towards_the_changes(tmp_path)
     assert res.files[0].path == "shop/search.py", [f.path for f in res.files]
 
 
+def test_the_file_a_task_names_stays_ahead_of_the_branch(tmp_path):
+    """The branch changed the completions the shells share; the next task names the fish
+    shell's file by its words: that file leads, the branch's comes after it (still handed out,
+    with its reason). Asked about the work itself, the branch's file leads."""
+    files = {
+        "cli/completions.go": (
+            "package cli\n\n// shared by every shell\nfunc completionDescription(desc string) "
+            "string {\n\treturn desc\n}\n\nfunc completionSpace(nospace bool) string {\n"
+            "\tif nospace {\n\t\treturn \"\"\n\t}\n\treturn \" \"\n}\n"),
+        "cli/fish_completions.go": (
+            "package cli\n\n// fish shows each description after a tab, then the space\n"
+            "func genFishComp(name, description string) string {\n"
+            "\treturn \"complete -c \" + name + \"\\t\" + description\n}\n"),
+        "cli/zsh_completions.go": (
+            "package cli\n\nfunc genZshComp(name string) string {\n"
+            "\treturn \"compdef \" + name\n}\n"),
+        **{f"cli/misc{i}.go": f"package cli\n\nfunc helper{i}(x int) int {{\n\treturn x\n}}\n"
+           for i in range(12)},
+    }
+    root = make_repo(tmp_path / "ws", files)
+    git(root, "checkout", "-q", "-b", "nospace")
+    (root / "cli/completions.go").write_text(
+        files["cli/completions.go"] + "\n// the description comes before the space\n"
+        "func completionWithDescription(desc string, nospace bool) string {\n"
+        "\treturn completionDescription(desc) + completionSpace(nospace)\n}\n")
+    git(root, "commit", "-qam", "completion: the description before the space")
+    eng = Engine([root], Settings(cache_dir=str(tmp_path / "c")))
+    res = eng.retrieve("fish completion: the space comes after the description")
+    order = [f.path for f in res.files]
+    assert order[0] == "cli/fish_completions.go", order
+    assert "cli/completions.go" in order[1:3], order
+    assert "changed on this branch" in res.files[order.index("cli/completions.go")].reason
+    work = eng.retrieve("continue the work on this branch: fish completion's description")
+    assert work.files[0].path == "cli/completions.go", [f.path for f in work.files]
+
+
 def test_files_that_changed_together_with_the_work_before(tmp_path):
     """History: the invoice changed with the cart in three commits, shipping alone; the branch
     changes the cart. The invoice is evidence, with a reason that says how often; shipping and

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, count
 from operator import add, itemgetter, methodcaller
 
+from .changes import WORK_KINDS
 from .config import ablated_signals
 from .graph import import_links
 from .index import Index
 from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
 from .run import Run
 from .search import SCOPE_HIT, SearchCache, concept_hits
-from .signals import DECLARATION_RE, coverage_weight, reason, score
+from .signals import BY_NAME, DECLARATION_RE, coverage_weight, evidence, reason, score
 from .textmemo import TextMemo
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms
 
@@ -35,6 +36,8 @@ PHRASE_SHARE = 1.0
 the code says the thing the phrase names, where a file with one of its words may not."""
 CHANGE_FLOOR = 0.75
 """The share of the changed files' signal when the task seems about something else."""
+LEAD_MARGIN = 0.01
+"""How far below the file the task names (_weigh_changes) the work's files stay, in evidence."""
 STAGE2 = 40
 """How many of the best candidates get the costly text and graph pass."""
 ANCHORS = 5
@@ -164,6 +167,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     path_stats = [st for st in stats if st.concept.kind in ("path", "frame")]
     scope_stats = [st for st in stats if st.concept.kind == "scope"]
     evals: list[Evaluation] = []
+    by_name: set[int] = set()  # files whose name says one of the task's own words
     symbols = index.symbols_of_many([c.file_id for c in cands])
     for c in cands:
         fid = c.file_id
@@ -210,6 +214,8 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
                 sym_mass += m * share
             who = st.concept if via is None else via.concept
             if not terms.isdisjoint(name_stems):
+                if st.task and not is_path:
+                    by_name.add(fid)
                 path_mass += m * share
                 path_words.extend([""] if is_path else _in_part(who, terms & name_stems))
             elif not terms.isdisjoint(p_stems):
@@ -258,7 +264,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         ev.score = score(ev, w_cov, off)
         evals.append(ev)
 
-    _weigh_changes(run, evals, w_cov, off)
+    _weigh_changes(run, evals, w_cov, off, by_name)
     evals.sort(key=lambda e: e.score, reverse=True)
     # the costly pass, on the best few: import links to the strongest candidates
     stage2 = evals[:STAGE2]
@@ -452,17 +458,35 @@ _hit_lines = TextMemo[list[tuple[int, tuple[str, ...]]]](max_chars=4_000_000)
 """hit_lines by (stems pattern, text): the server's next retrieval of a task reads the same."""
 
 
-def _weigh_changes(run: Run, evals: list[Evaluation], w_cov: float,
-                   off: frozenset[str]) -> None:
+def _weigh_changes(run: Run, evals: list[Evaluation], w_cov: float, off: frozenset[str],
+                   by_name: set[int]) -> None:
     """The changed files' signal, as far as the task is about the work in progress (run.lean:
     it says so, or the work's own text says the task's words), down to CHANGE_FLOOR: a task
-    about something else is not pulled towards the developer's files."""
+    about something else is not pulled towards the developer's files.
+
+    The file the task's own evidence puts first, when its name says one of the task's words
+    and it is none of the work's (`fish completion` → fish_completions.go, on a branch that
+    changed completions.go), stays ahead of the work's files: the task has said where it is.
+    Unless the task says it is about the work (lean 1)."""
+    if not run.changes:
+        return
     share = CHANGE_FLOOR + (1 - CHANGE_FLOOR) * run.lean
+    cap = None
+    lead = max(evals, key=lambda e: e.score, default=None)
+    if lead is not None and lead.file_id in by_name and run.lean < 1.0:
+        theirs = run.changes.get(lead.path)
+        if theirs is None or theirs.kind not in WORK_KINDS:
+            cap = evidence(lead, w_cov, off) - LEAD_MARGIN
     for ev in evals:
         change = run.changes.get(ev.path)
-        if change is not None:
-            ev.features["changed"] = change.strength * share
-            ev.score = score(ev, w_cov, off)
+        if change is None:
+            continue
+        x = change.strength * share
+        if cap is not None and ev is not lead and change.kind in WORK_KINDS \
+                and not BY_NAME["changed"].off(off):
+            x = max(0.0, min(x, (cap - evidence(ev, w_cov, off)) / BY_NAME["changed"].weight))
+        ev.features["changed"] = x
+        ev.score = score(ev, w_cov, off)
 
 
 def substitute_share(stand_in: Concept) -> float:

@@ -164,9 +164,9 @@ def sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def score(ev: Evaluation, w_coverage: float = W_COVERAGE,
-          switched_off: frozenset[str] = frozenset()) -> float:
-    """The file's own-evidence score in (0, 1); coverage weighs `w_coverage` (coverage_weight)."""
+def evidence(ev: Evaluation, w_coverage: float = W_COVERAGE,
+             switched_off: frozenset[str] = frozenset()) -> float:
+    """The file's own evidence before the logistic: BIAS + Σ weight × value."""
     z = BIAS
     for s in SIGNALS:
         if switched_off and s.off(switched_off):
@@ -174,7 +174,13 @@ def score(ev: Evaluation, w_coverage: float = W_COVERAGE,
         v = s.value(ev)
         if v:
             z += (w_coverage if s.name == COVERAGE else s.weight) * v
-    return round(sigmoid(z), 3)
+    return z
+
+
+def score(ev: Evaluation, w_coverage: float = W_COVERAGE,
+          switched_off: frozenset[str] = frozenset()) -> float:
+    """The file's own-evidence score in (0, 1); coverage weighs `w_coverage` (coverage_weight)."""
+    return round(sigmoid(evidence(ev, w_coverage, switched_off)), 3)
 
 
 def reason(ev: Evaluation) -> str:
