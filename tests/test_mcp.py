@@ -408,3 +408,39 @@ async def test_a_git_base_per_call(tmp_path):
         assert not (root / "x").exists()
     finally:
         ws.close()
+
+
+async def test_the_git_settings_of_the_server_for_every_call(tmp_path, capsys):
+    """`mcp --git-base REF` measures every call's branch from REF (a call's `git_base` still
+    wins); `--no-git-signals` reads no git; a base git would read as an option stops the server
+    before it serves, with exit status 2."""
+    root = stacked_repo(tmp_path / "shop").resolve()
+
+    def on_branch(result) -> set[str]:
+        return {f["path"] for f in result.structured_content["files"]
+                if "changed on this branch" in f["reason"]}
+
+    task = {"task": WORK, "format": "json"}
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "iterative_retrieval", "mcp", "--root", str(root),
+              "--cache-dir", str(tmp_path / "c1"), "--git-base", "cart-discount"])
+    async with Client(params, read_timeout_seconds=60) as c:
+        assert on_branch(await c.call_tool("retrieve_context", task)) == {"shop/shipping.py"}
+        assert on_branch(await c.call_tool("retrieve_context", {**task, "git_base": "main"})) \
+            == {"shop/cart.py", "shop/shipping.py"}
+    ws = Workspace(str(root), str(tmp_path / "c2"), cwd=str(tmp_path), git_signals=False)
+    try:
+        async with Client(build_server(ws)) as c:
+            result = await c.call_tool(
+                "retrieve_context", {"task": "continue the shipping zones", "format": "json"})
+            files = result.structured_content["files"]
+            assert files[0]["path"] == "shop/shipping.py", "a ranking from the task's words"
+            assert on_branch(result) == set()
+            assert not any("branch" in f["reason"] for f in files)
+    finally:
+        ws.close()
+    assert run(str(root), None, git_base="--output=x") == 2
+    out = capsys.readouterr()
+    assert out.out == "" and "git_base must be a git branch, tag or commit name" in out.err
+    assert not (root / "x").exists()

@@ -80,6 +80,11 @@ def _retrieval(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-redact", dest="redact", action="store_false",
                    help="hand out credential-looking strings (keys, tokens, passwords) as they "
                         "are; by default they are masked as «redacted: kind»")
+    _git(p)
+
+
+def _git(p: argparse.ArgumentParser) -> None:
+    """The git signals' options: a retrieval's, and the MCP server's for all its calls."""
     p.add_argument("--no-git-signals", dest="git_signals", action="store_false",
                    help=f"turn off the git signals ({_help(GIT_SIGNALS)})")
     p.add_argument("--git-base", metavar="REF", help=_help(GIT_BASE))
@@ -135,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--cache-dir", metavar="DIR", help=_help(CACHE_DIR))
     m.add_argument("--no-redact", dest="redact", action="store_false",
                    help="do not mask credential-looking strings in the regions handed to the agent")
+    _git(m)
     return parser
 
 
@@ -214,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "mcp":
         from .mcp_server import run as run_mcp
 
-        return run_mcp(args.root, args.cache_dir, redact=args.redact)
+        return run_mcp(args.root, args.cache_dir, redact=args.redact,
+                       git_signals=args.git_signals, git_base=args.git_base)
     from . import heap
 
     heap.short_run()

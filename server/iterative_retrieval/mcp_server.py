@@ -129,11 +129,12 @@ class Workspace:
     """The engine of this process, built once its root is settled."""
 
     def __init__(self, root: str | None, cache_dir: str | None, cwd: str | None = None,
-                 redact: bool = True):
-        self.cache_dir = cache_dir
-        self.redact = redact
-        """Mask credential-looking strings in regions (the user's choice, `--no-redact`; not a
-        tool argument, so that an agent cannot switch it off)."""
+                 redact: bool = True, git_signals: bool = True, git_base: str | None = None):
+        self.settings = Settings(cache_dir=cache_dir, redact_secrets=redact,
+                                 git_signals=git_signals, git_base=git_base).validated()
+        """The user's settings for every call (`--cache-dir`, `--no-git-signals`, `--git-base`;
+        a call's `git_base` overrides the last). Redaction is `--no-redact` alone, not a tool
+        argument, so that an agent cannot switch it off."""
         self.cwd = cwd or os.getcwd()
         self.service = EngineService(workers=1)
         """One engine call at a time (retrievals write the index)."""
@@ -148,8 +149,7 @@ class Workspace:
         return self.service.engine
 
     def _build(self, root: str, source: RootSource) -> Engine:
-        engine = self.service.build(
-            [root], Settings(cache_dir=self.cache_dir, redact_secrets=self.redact))
+        engine = self.service.build([root], self.settings)
         assert engine is not None
         self.root_source = source
         return engine
@@ -418,12 +418,14 @@ def _status_text(status: IndexStatusJson) -> str:
     return "\n".join(lines)
 
 
-def run(root: str | None, cache_dir: str | None, redact: bool = True) -> int:
+def run(root: str | None, cache_dir: str | None, redact: bool = True,
+        git_signals: bool = True, git_base: str | None = None) -> int:
     """`iterative-retrieval mcp`: serve over stdio until the client closes the pipe."""
     try:
         if root is not None:
             check_root(root)
-        ws = Workspace(root, cache_dir, redact=redact)
+        ws = Workspace(root, cache_dir, redact=redact, git_signals=git_signals,
+                       git_base=git_base)
     except (WorkspaceError, ValueError) as exc:
         print(f"iterative-retrieval: error: {exc}", file=sys.stderr)
         return 2
