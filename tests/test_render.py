@@ -11,7 +11,7 @@ import pytest
 from iterative_retrieval.contract import FORMATS
 from iterative_retrieval.lsp.protocol import parse_render
 from iterative_retrieval.models import FileResult, Region, RetrievalResult
-from iterative_retrieval.render import RENDERERS, fence_for, render, to_markdown, to_xml
+from iterative_retrieval.render import RENDERERS, fence_for, render, to_markdown, to_text, to_xml
 
 FIXTURES = Path(__file__).resolve().parents[1] / "client-vscode" / "test" / "fixtures"
 
@@ -82,3 +82,32 @@ def test_the_clients_fixture_renders_as_the_server_always_rendered_it():
     raw = json.loads((FIXTURES / "auth-result.json").read_text("utf-8"))
     req = parse_render(({"result": raw, "format": "markdown"},))
     assert to_markdown(req.result) == (FIXTURES / "auth-result.md").read_text("utf-8")
+
+
+def test_a_task_that_finds_nothing_says_what_was_searched_and_why_it_stopped(tmp_path):
+    """No file says the task's words, or the task holds no word to search (a script the code
+    does not write): the trace's stop reason says which, and the context for a chat says what
+    was searched, so that a user or an agent can reword it."""
+    from iterative_retrieval.config import Settings
+    from iterative_retrieval.engine import Engine
+
+    from .conftest import EXAMPLES
+
+    engine = Engine([EXAMPLES / "auth-service"], Settings(cache_dir=str(tmp_path)))
+    try:
+        foreign = engine.retrieve("修复认证令牌过期的错误")
+        unsaid = engine.retrieve("Beheben Sie den Fehler beim Ablauf")
+        found = engine.retrieve("Fix the authentication token expiry bug")
+    finally:
+        engine.close()
+    assert not foreign.files and not unsaid.files
+    assert foreign.trace[-1].stop_reason == (
+        "nothing new to learn: the task holds no word or name to search for")
+    assert unsaid.trace[-1].stop_reason == (
+        "nothing new to learn: no file in scope says the task's words")
+    assert "keywords: (none)" in to_text(foreign)
+    md = to_markdown(unsaid)
+    assert "_No relevant files found._" in md
+    assert "Searched for: `beheben`, `sie`, `den`, `fehler`, `beim`, `ablauf`; stopped: " \
+        "nothing new to learn: no file in scope says the task's words." in md
+    assert found.files and "no file" not in found.trace[-1].stop_reason

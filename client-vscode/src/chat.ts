@@ -27,7 +27,8 @@ interface ToolInput {
 function summary(controller: Controller, result: RetrievalResult): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   if (!result.files.length) {
-    md.appendMarkdown('No relevant files found for this task.\n');
+    const stop = result.trace.at(-1)?.stop_reason;
+    md.appendMarkdown('No relevant files found for this task' + (stop ? ` (${stop})` : '') + '.\n');
     return md;
   }
   md.appendMarkdown(`**${result.files.length} files** for _${oneLine(result.task, 100).replace(/[_*]/g, '\\$&')}_:\n\n`);

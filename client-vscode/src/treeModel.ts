@@ -207,7 +207,9 @@ export function buildTree(state: ViewState): Node[] {
       const counts = (pinned.length ? ` · ${pinned.length} pinned` : '') + (state.excluded.length ? ` · ${state.excluded.length} excluded` : '');
       const rows: Node[] = [taskNode(r.task, resultSummary(r) + counts, { id: 'search' }, extra)];
       if (!r.files.length) {
-        rows.push(message('none', 'No relevant files found', 'info', 'Try other words, fewer excludes, or Reindex.'));
+        const stop = r.trace.at(-1)?.stop_reason;
+        rows.push(message('none', 'No relevant files found', 'info',
+          (stop ? `Stopped: ${stop}. ` : '') + 'Try other words, fewer excludes, or Reindex.'));
       }
       r.files.forEach((f, i) => rows.push(fileNode(f, i + 1)));
       if (r.trace.length) {

@@ -108,6 +108,14 @@ test('a result without files says so, and the user\'s excludes show on the task 
   assert.match(rows[0].tooltip ?? '', /Excluded by you: `src\/auth\/tokens\.ts`/);
 });
 
+test('a result without files says why the loop stopped, for the user to reword the task', () => {
+  const why = "nothing new to learn: no file in scope says the task's words";
+  const trace = [{ ...result.trace[0], stop_reason: why }];
+  const rows = done({ ...result, files: [], trace });
+  assert.equal(rows[1].label, 'No relevant files found');
+  assert.match(String(rows[1].tooltip ?? ''), /^Stopped: nothing new to learn: no file in scope says the task's words\. Try other words/);
+});
+
 test('a pinned file is marked on its row, offers Unpin, and the task row counts the pins', () => {
   const files = result.files.map((f, i) => ({ ...f, pinned: i === 4 }));
   const rows = buildTree({ kind: 'done', result: { ...result, files }, excluded: [], pinned: ['src/index.ts'] });

@@ -29,6 +29,8 @@ __all__ = ["Cancelled", "Report", "run_loop"]
 STOP_COUNT = 3
 GOOD_ENOUGH = "good enough"
 """How a stop reason that meets the pattern's rule begins."""
+NOTHING_NEW = "nothing new to learn"
+"""How the stop reason begins when a cycle learned nothing to search next."""
 RESOLVED_MAX = 12
 """Definitions of the implementing files' names looked up after the last cycle, at most."""
 
@@ -97,7 +99,7 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
         for p in ref.excluded:
             best.pop(p, None)
         if not ref.learned and not ref.focus and query.patterns == ref.query.patterns:
-            entry.stop_reason = "nothing new to learn"
+            entry.stop_reason = NOTHING_NEW if best else f"{NOTHING_NEW}: {_why_nothing(query)}"
             break
         query = ref.query
         if ref.task_concepts != run.task_concepts:
@@ -105,6 +107,14 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     if _resolve(run, query, best, roles, excluded, len(trace)):
         merged, roles = _judge(run, best)
     return ranked(list(best.values())), trace
+
+
+def _why_nothing(query: Query) -> str:
+    """Why no file was found, for a user to reword the task: it gave nothing to search (a task
+    in a script the code does not write, only filler words), or nothing in scope says it."""
+    if not query.keywords:
+        return "the task holds no word or name to search for"
+    return "no file in scope says the task's words"
 
 
 def _names_files(query: Query) -> bool:

@@ -80,7 +80,7 @@ def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = F
 def _cycle_lines(t: CycleTrace) -> list[str]:
     """One cycle of the terminal view's trace."""
     q = t.query.to_dict()
-    kw = ", ".join(q["keywords"][:10]) + (" …" if len(q["keywords"]) > 10 else "")
+    kw = ", ".join(q["keywords"][:10]) + (" …" if len(q["keywords"]) > 10 else "") or "(none)"
     lines = [f"  cycle {t.cycle}: {t.candidates} candidates, {t.kept} ≥ 0.7; keywords: {kw}"]
     if t.cycle == 1 and q["follow_up"]:  # the same in every cycle: said once
         lines.append(f"    kept from the last answer: {', '.join(q['follow_up'])}")
@@ -103,6 +103,10 @@ def to_markdown(result: RetrievalResult) -> str:
     out = [f"## Context for: {one_line(result.task)}", ""]
     if not result.files:
         out.append("_No relevant files found._")
+        if result.trace:  # what was searched, and why it stopped: what an agent can reword
+            first, last = result.trace[0].query.to_dict(), result.trace[-1]
+            said = ", ".join(f"`{k}`" for k in first["keywords"][:10]) or "(none)"
+            out += ["", f"Searched for: {said}; stopped: {last.stop_reason}."]
         return "\n".join(out)
     out.append("| # | relevance | file | why |")
     out.append("|---|---|---|---|")
