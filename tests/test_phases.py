@@ -1184,3 +1184,38 @@ def test_a_source_file_does_not_miss_what_only_a_test_defines(tmp_path):
     assert top.path == "src/web/sessions.py", [f.path for f in res.files]
     assert "MySessionInterface" not in top.missing, top.missing
     assert "CookieJarStore" in top.missing, top.missing
+
+
+def test_a_name_is_resolved_in_its_own_case(tmp_path):
+    """route.go's `string(…)` conversion is no use of binder.go's `String` method, and the
+    `Session(…)` a handler makes no use of a `session()` helper: code names a definition in
+    its own case, so only the definition written so is related. (PHP, whose names are
+    caseless, is the exception.)"""
+    files = {
+        "web/route.go": ("package web\n\n// Route is a route's method and path\ntype Route struct {\n"
+                         "\tMethod []byte\n\tPath string\n}\n\n"
+                         "func (r Route) Match(method string) bool {\n"
+                         "\treturn string(r.Method) == method && Valid(r.Path)\n}\n"),
+        "web/binder.go": ("package web\n\n// String binds a parameter to a string\n"
+                          "func (b *Binder) String(name string) *Binder {\n\treturn b\n}\n\n"
+                          "type Binder struct{}\n"),
+        "web/valid.go": "package web\n\nfunc Valid(path string) bool {\n\treturn path != \"\"\n}\n",
+        "app/handler.py": ("from app.store import Session\n\n\ndef handle_session(request):\n"
+                           "    session = Session(request.cookies)\n    return session\n"),
+        "app/store.py": "class Session:\n    def __init__(self, cookies):\n        self.cookies = cookies\n",
+        "app/helpers.py": "def session():\n    return None\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Route.Match compares the method but ignores the path",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "web/route.go", list(reasons)
+    assert "defines `Valid`, used by route.go" in reasons.get("web/valid.go", ""), reasons
+    assert "used by route.go" not in reasons.get("web/binder.go", ""), reasons
+    res = eng.retrieve("handle_session loses the session cookies",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "app/handler.py", list(reasons)
+    assert "defines `Session`, used by handler.py" in reasons.get("app/store.py", ""), reasons
+    assert "used by handler.py" not in reasons.get("app/helpers.py", ""), reasons

@@ -226,6 +226,10 @@ class Use:
     """How telling the name is: its words the task says, a type name's capital, its uses."""
 
 
+CASELESS = frozenset({"php"})
+"""Families whose code may name a definition in another case (PHP's functions and classes).
+Elsewhere a use names it in its own case: a Go field's `string` is no `String` method, flask's
+`response` variable no `Response` class."""
 _APART = frozenset({"test", "example", "doc"})
 """Kinds of file whose definitions only their own kind uses: a source file that names a test's
 `MySessionInterface` (flask's sessions.py, in a docstring's example) does not need that test."""
@@ -243,13 +247,15 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
         return []
     files = run.files()
     task_stems = run.task_stems
-    defs = run.index.definers(n.lower() for n in names)
+    defs = run.index.named_definers(n.lower() for n in names)
     text = run.read_text(ev.path) or ""
     on_path = _task_line_names(text, task_stems)
     kin = family(language_for(ev.path))
+    any_case = kin in CASELESS
     ranked: list[tuple[float, str, tuple[str, ...]]] = []
     for name in names:
-        where = defs.get(name.lower())
+        where = [fid for fid, defined in defs.get(name.lower(), ())
+                 if any_case or defined == name]
         if not where or (is_builtin_method(kin, name) and not _called_bare(text, name)):
             continue
         paths: list[str] = []

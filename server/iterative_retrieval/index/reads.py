@@ -208,6 +208,12 @@ class IndexReads:
         is defined in thousands of places."""
         return self._defined(lnames, "definers", "file_id, lname", 1, itemgetter(0))
 
+    def named_definers(self, lnames: Iterable[str]) -> dict[str, list[tuple[int, str]]]:
+        """definers with each definition's name as written: code names what it uses in the
+        definition's own case, where a task may not."""
+        return self._defined(lnames, "named_definers", "file_id, name, lname", 2,
+                             itemgetter(0, 1))
+
     def _defined(
         self, lnames: Iterable[str], memo_key: str, columns: str, lname_at: int,
         make: Callable[[tuple], T],
