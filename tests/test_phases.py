@@ -885,6 +885,13 @@ def test_a_used_names_uses_are_whole_words_only():
     assert _count(text, "Session", 10) == 2 and _count(text, "Session", 1) == 1
     assert first_line("Session", "Session") == 1 and first_line("aSession b", "Session") == 0
     assert first_line("a.b(x)\n$b.c", "$b") == 2  # a name with `$` (JavaScript) is one word
+    # the line a reason points to is a use: a call, or a type's mention, not a comment's word
+    text = "#: the class used for response objects\nresponse = 1\nx = json.response (y)\n"
+    assert first_line(text, "response") == 3
+    text = "// SessionStore keeps them\n/* SessionStore */\nvar s SessionStore\n"
+    assert first_line(text, "SessionStore") == 3
+    text = 'from .app import Flask\n\n"""Example: make one\n    app = Flask(__name__)"""\n'
+    assert first_line(text, "Flask") == 1
 
 
 def test_an_indirect_file_shows_where_the_task_words_meet_unless_a_definition_carries_them():

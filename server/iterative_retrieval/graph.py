@@ -342,10 +342,29 @@ def _count(text: str, name: str, limit: int) -> int:
     return sum(1 for _ in islice(_word_starts(text, name), limit))
 
 
+_COMMENT_STARTS = ("#", "//", "/*", "*", "--", ";", '"""', "'''")
+_IMPORT_STARTS = ("from ", "import ", "use ", "using ", "require", "#include")
+_USES_LOOKED_AT = 50
+
+
 def first_line(text: str, name: str) -> int:
-    """1-based line of the first whole-word use of `name` in text (0 when absent)."""
-    i = next(_word_starts(text, name), None)
-    return text.count("\n", 0, i) + 1 if i is not None else 0
+    """1-based line of the first use of `name` in text — an import, a call, or a type's
+    mention — on a line that is no comment: the line a reason points the reader to
+    (flask's app.py says `response` in a comment 800 lines before it calls `json.response(`).
+    Else the first whole-word mention; 0 when absent."""
+    first = None
+    is_type = _TYPE_RE.fullmatch(name) is not None
+    for i in islice(_word_starts(text, name), _USES_LOOKED_AT):
+        if first is None:
+            first = i
+        start = text.rfind("\n", 0, i) + 1
+        before = text[start:i].lstrip()
+        if before.startswith(_COMMENT_STARTS):
+            continue
+        if is_type or before.startswith(_IMPORT_STARTS) or \
+                text[i + len(name):i + len(name) + 40].lstrip(" \t").startswith("("):
+            return text.count("\n", 0, i) + 1
+    return text.count("\n", 0, first) + 1 if first is not None else 0
 
 
 def definition_links(uses: Iterable[Use], hop: int = 1) -> dict[str, list[Link]]:
