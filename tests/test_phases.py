@@ -1226,3 +1226,31 @@ def test_a_name_is_resolved_in_its_own_case(tmp_path):
     assert res.files[0].path == "app/handler.py", list(reasons)
     assert "defines `Session`, used by handler.py" in reasons.get("app/store.py", ""), reasons
     assert "used by handler.py" not in reasons.get("app/helpers.py", ""), reasons
+
+
+def test_a_go_import_names_a_package_folder_never_a_file_or_the_standard_library(tmp_path):
+    """echo's echo.go imports `context` and `encoding/json`, the standard library's: its own
+    context.go and json.go (and a helper package's echotest/context.go) are not imported by
+    it. Its import of the project's store package is."""
+    files = {
+        "server.go": ('package web\n\nimport (\n\tstdContext "context"\n\t"encoding/json"\n'
+                      '\t"example.com/web/pkg/store"\n)\n\n'
+                      "// ServeRequest serves one request\n"
+                      "func ServeRequest(ctx stdContext.Context) error {\n"
+                      "\tstore.Save(ctx)\n\treturn json.NewEncoder(nil).Encode(nil)\n}\n"),
+        "context.go": "package web\n\n// Context of a request served\ntype Context struct{}\n",
+        "json.go": "package web\n\n// a request's JSON serializer\ntype Serializer struct{}\n",
+        "echotest/context.go": ("package echotest\n\n// ServeContext makes a request context\n"
+                                "func ServeContext() {}\n"),
+        "pkg/store/store.go": ("package store\n\n// Save keeps the request served\n"
+                               "func Save(ctx interface{}) {}\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("ServeRequest serves a request without its context",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "server.go", reasons
+    for path in ("context.go", "json.go", "echotest/context.go"):
+        assert "imported by server.go" not in reasons.get(path, ""), (path, reasons)
+    assert "imported by server.go" in reasons.get("pkg/store/store.go", ""), reasons

@@ -18,6 +18,7 @@ from itertools import islice
 
 from .index import FileRow, Index
 from .languages.builtins import is_builtin_method
+from .languages.go import STANDARD_PACKAGES as GO_STANDARD_PACKAGES
 from .languages.detect import family, language_for
 from .models import Evaluation, symbol_names
 from .run import Run
@@ -129,6 +130,9 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]]) -> l
     else:
         segs = [s for s in _SEP_RE.split(target) if s]
         exact = False
+    package = importer.endswith(_PACKAGE_FOLDER_EXTS) and not exact
+    if package and target.split("/", 1)[0] in GO_STANDARD_PACKAGES:
+        return []
     segs = [s.lower() for s in segs]
     if segs and segs[-1] in _NOT_MODULES:
         segs = segs[:-1]
@@ -136,6 +140,9 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]]) -> l
     # a relative import names one place: no shorter, looser guess
     for k in ([longest] if exact else range(longest, 0, -1)):
         hits = table.get("/".join(segs[-k:]))
+        if hits and package:  # a Go import names a package's folder, never a file's name
+            hits = [h for h in hits if h.endswith(_PACKAGE_FOLDER_EXTS)
+                    and h.lower().split("/")[:-1][-k:] == segs[-k:]]
         if hits and (exact or k > 1 or len(hits) <= AMBIGUOUS):
             return [h for h in hits if h != importer]
     return []

@@ -81,3 +81,12 @@ def _group_item(kind: str, s: str, i: int) -> Found | None:
 
 
 SPEC = Spec(cleaner(C_BLOCK, C_LINE, RAW_BT, DQ, CHAR), RULES, _imports, group_item=_group_item)
+
+STANDARD_PACKAGES = frozenset(
+    "archive bufio builtin bytes cmp compress container context crypto database debug embed "
+    "encoding errors expvar flag fmt go hash html image index io iter log maps math mime net os "
+    "path plugin reflect regexp runtime slices sort strconv strings structs sync syscall testing "
+    "text time unicode unique unsafe weak".split())
+"""The first element of the standard library's import paths (`encoding/json`, `net/http`): an
+import of one names no file of the project, even one called json.go. A module of the project
+has a domain-like first element (`github.com/…`), or a go.mod name of its own."""
