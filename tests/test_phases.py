@@ -1254,3 +1254,30 @@ def test_a_go_import_names_a_package_folder_never_a_file_or_the_standard_library
     for path in ("context.go", "json.go", "echotest/context.go"):
         assert "imported by server.go" not in reasons.get(path, ""), (path, reasons)
     assert "imported by server.go" in reasons.get("pkg/store/store.go", ""), reasons
+
+
+def test_a_python_import_written_whole_names_a_top_level_module(tmp_path):
+    """pytest's terminal.py writes `import logging`, the standard library's: _pytest/logging.py
+    is `_pytest.logging`, not imported by it. `from _pytest.reports import TestReport` and
+    `import pluggy` (a top-level module of the tree) are imports of the project's files."""
+    files = {
+        "src/_pytest/__init__.py": "",
+        "src/_pytest/terminal.py": (
+            "import logging\nimport pluggy\nfrom _pytest.reports import TestReport\n\n\n"
+            "class TerminalReporter:\n    def report_summary(self, report: TestReport):\n"
+            "        logging.info(report)\n        pluggy.hook(report)\n"),
+        "src/_pytest/logging.py": ("class LogCaptureHandler:\n    def emit(self, report):\n"
+                                   "        self.reports.append(report)\n"),
+        "src/_pytest/reports.py": "class TestReport:\n    outcome = 'passed'\n",
+        "src/pluggy.py": "def hook(report):\n    return report\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("TerminalReporter report_summary misses a report's outcome",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "src/_pytest/terminal.py", reasons
+    # it says the task's words: a candidate, whose one link was that import
+    assert "imported by terminal.py" not in reasons.get("src/_pytest/logging.py", ""), reasons
+    assert "imported by terminal.py" in reasons.get("src/_pytest/reports.py", ""), reasons
+    assert "imported by terminal.py" in reasons.get("src/pluggy.py", ""), reasons

@@ -105,10 +105,26 @@ def module_table(index: Index, files: dict[int, FileRow]) -> dict[str, list[str]
     return table
 
 
-def resolve_import(importer: str, target: str, table: dict[str, list[str]]) -> list[str]:
+def python_packages(index: Index, files: dict[int, FileRow]) -> frozenset[str]:
+    """The folders that are Python packages (they hold an `__init__.py`), once per index
+    version."""
+    memo = index.derived("modules")
+    packages = memo.get("packages")
+    if packages is None:
+        packages = memo["packages"] = frozenset(
+            row.path.rsplit("/", 1)[0] if "/" in row.path else ""
+            for row in files.values() if row.path.rsplit("/", 1)[-1] == "__init__.py")
+    return packages
+
+
+def resolve_import(importer: str, target: str, table: dict[str, list[str]],
+                   packages: frozenset[str] = frozenset()) -> list[str]:
     """The files an import statement of `importer` names: a relative import from its folder,
     a dotted or slashed module path by its longest known suffix (`sympy.core` is sympy/core/,
-    not strategies/core.py); a bare name only when few files carry it."""
+    not strategies/core.py); a bare name only when few files carry it.
+
+    A Python import written whole (`import logging`) names a top-level module: not a module
+    inside one of the project's `packages` (pytest's _pytest/logging.py is `_pytest.logging`)."""
     target = target.strip("'\"<> ")
     if not target:
         return []
@@ -143,9 +159,23 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]]) -> l
         if hits and package:  # a Go import names a package's folder, never a file's name
             hits = [h for h in hits if h.endswith(_PACKAGE_FOLDER_EXTS)
                     and h.lower().split("/")[:-1][-k:] == segs[-k:]]
+        elif hits and packages and k == len(segs) and importer.endswith(".py"):
+            hits = [h for h in hits if not _inside_package(h, k, packages)]
         if hits and (exact or k > 1 or len(hits) <= AMBIGUOUS):
             return [h for h in hits if h != importer]
     return []
+
+
+def _inside_package(path: str, k: int, packages: frozenset[str]) -> bool:
+    """Whether the Python module at `path`, named by its last k module parts, lies in one of
+    the `packages` (so that its import name is longer than those k parts). The tree's root is
+    never a package: a top-level module's import name is its own."""
+    if not path.endswith(".py"):
+        return False
+    folders = path.split("/")[:-1]
+    below = k if path.endswith("/__init__.py") else k - 1  # module parts that are folders
+    containing = folders[: len(folders) - below]
+    return bool(containing) and "/".join(containing) in packages
 
 
 def import_links(
@@ -157,6 +187,7 @@ def import_links(
     if not anchors:
         return {}
     table = module_table(index, files)
+    packages = python_packages(index, files)
     imports = index.imports_of_many(list({e.file_id for e in [*evals, *anchors]}))
     # a file's resolved imports, until the index changes: the same files come back each cycle
     resolved: dict[int, frozenset[str]] = index.derived("modules").setdefault("resolved", {})
@@ -165,7 +196,7 @@ def import_links(
         hit = resolved.get(ev.file_id)
         if hit is None:
             hit = resolved[ev.file_id] = frozenset(
-                p for t in imports.get(ev.file_id, ()) for p in resolve_import(ev.path, t, table))
+                p for t in imports.get(ev.file_id, ()) for p in resolve_import(ev.path, t, table, packages))
         return hit
 
     anchor_targets = {id(a): targets(a) for a in anchors}
