@@ -1281,3 +1281,28 @@ def test_a_python_import_written_whole_names_a_top_level_module(tmp_path):
     assert "imported by terminal.py" not in reasons.get("src/_pytest/logging.py", ""), reasons
     assert "imported by terminal.py" in reasons.get("src/_pytest/reports.py", ""), reasons
     assert "imported by terminal.py" in reasons.get("src/pluggy.py", ""), reasons
+
+
+def test_a_node_module_import_names_no_file_of_the_project(tmp_path):
+    """axios's dispatcher writes `import http from 'http'` (and `node:url`): Node's own modules,
+    not lib/adapters/http.js or lib/url.js. Its relative import of the utils is the project's."""
+    files = {
+        "lib/core/dispatchRequest.js": (
+            "import http from 'http';\nimport { URL } from 'node:url';\n"
+            "import utils from '../utils.js';\n\n"
+            "export default function dispatchRequest(config) {\n"
+            "  return utils.merge(http.request(config.url), new URL(config.url));\n}\n"),
+        "lib/adapters/http.js": ("export default function httpAdapter(config) {\n"
+                                 "  return config.url + ' request dispatched';\n}\n"),
+        "lib/url.js": "export function buildURL(config) {\n  return config.url + ' request';\n}\n",
+        "lib/utils.js": "export default { merge(request, url) { return [request, url]; } };\n",
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("dispatchRequest dispatches the request to the wrong url",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "lib/core/dispatchRequest.js", reasons
+    for path in ("lib/adapters/http.js", "lib/url.js"):
+        assert "imported by dispatchRequest.js" not in reasons.get(path, ""), (path, reasons)
+    assert "imported by dispatchRequest.js" in reasons.get("lib/utils.js", ""), reasons

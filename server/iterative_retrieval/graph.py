@@ -19,6 +19,7 @@ from itertools import islice
 from .index import FileRow, Index
 from .languages.builtins import is_builtin_method
 from .languages.go import STANDARD_PACKAGES as GO_STANDARD_PACKAGES
+from .languages.javascript import NODE_BUILTINS
 from .languages.detect import family, language_for
 from .models import Evaluation, symbol_names
 from .run import Run
@@ -73,6 +74,8 @@ _PACKAGE_FOLDER_EXTS = (".go",)
 SUFFIX_PARTS = 3
 AMBIGUOUS = 3
 """An import resolved by its last segment alone must name at most this many files."""
+_NODE_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+"""Files whose bare imports may name Node's own modules."""
 _NOT_MODULES = frozenset({"js", "ts", "mjs", "cjs", "jsx", "tsx", "py", "go", "rs", "h", "hpp"})
 
 
@@ -137,6 +140,10 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]],
                     base = base[:-1]
                 elif seg not in (".", ""):
                     base.append(seg)
+            # ES modules name the file whole: '../utils.js' is the module lib/utils
+            stem, dot, ext = base[-1].rpartition(".") if base else ("", "", "")
+            if dot and stem and ext.lower() in _NOT_MODULES:
+                base[-1] = stem
             segs = base
         else:  # Python: .a.b, ..c
             dots = len(target) - len(target.lstrip("."))
@@ -147,7 +154,9 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]],
         segs = [s for s in _SEP_RE.split(target) if s]
         exact = False
     package = importer.endswith(_PACKAGE_FOLDER_EXTS) and not exact
-    if package and target.split("/", 1)[0] in GO_STANDARD_PACKAGES:
+    first = target.split("/", 1)[0]
+    if package and first in GO_STANDARD_PACKAGES or importer.endswith(_NODE_EXTS) and (
+            first.startswith("node:") or first in NODE_BUILTINS):
         return []
     segs = [s.lower() for s in segs]
     if segs and segs[-1] in _NOT_MODULES:

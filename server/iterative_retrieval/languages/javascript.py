@@ -104,3 +104,11 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
 
 SPEC = Spec(cleaner(JS_BLOCK, C_LINE, JS_REGEX, BT, DQ, SQ), RULES, _imports, ("@",),
             inner_gate=_inner_gate)
+
+NODE_BUILTINS = frozenset(
+    "assert async_hooks buffer child_process cluster console constants crypto dgram dns domain "
+    "events fs http http2 https inspector module net os path perf_hooks process punycode "
+    "querystring readline repl stream string_decoder timers tls trace_events tty url util v8 "
+    "vm wasi worker_threads zlib".split())
+"""Node's own modules (`require('http')`, `from 'node:fs/promises'`): an import of one names
+no file of the project, even axios's lib/adapters/http.js."""
