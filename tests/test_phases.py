@@ -1306,3 +1306,38 @@ def test_a_node_module_import_names_no_file_of_the_project(tmp_path):
     for path in ("lib/adapters/http.js", "lib/url.js"):
         assert "imported by dispatchRequest.js" not in reasons.get(path, ""), (path, reasons)
     assert "imported by dispatchRequest.js" in reasons.get("lib/utils.js", ""), reasons
+
+
+def test_rust_and_java_imports_of_their_own_library_name_no_file_of_the_project(tmp_path):
+    """tokio's tcp.rs writes `use std::io;`: Rust's own io, not src/io/mod.rs; its
+    `use crate::runtime::Handle;` is the project's. Java's `import java.util.List;` is no
+    List.java of the project."""
+    files = {
+        "src/net/tcp.rs": ("use std::io;\nuse crate::runtime::Handle;\n\n"
+                           "pub fn connect_stream(handle: Handle) -> io::Result<()> {\n"
+                           "    handle.register_stream()\n}\n"),
+        "src/io/mod.rs": "pub fn register_stream() -> Result<(), ()> {\n    Ok(())\n}\n",
+        "src/runtime/handle.rs": ("pub struct Handle;\n\nimpl Handle {\n"
+                                  "    pub fn register_stream(&self) {}\n}\n"),
+        "app/Streams.java": ("package app;\n\nimport java.util.List;\nimport app.model.Stream;\n\n"
+                             "public class Streams {\n    public List<Stream> connectStream() {\n"
+                             "        return null;\n    }\n}\n"),
+        "app/util/List.java": ("package app.util;\n\npublic class List {\n"
+                               "    public void registerStream() {}\n}\n"),
+        "app/model/Stream.java": ("package app.model;\n\npublic class Stream {\n"
+                                  "    public void connect() {}\n}\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("connect_stream fails to register the stream",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "src/net/tcp.rs", reasons
+    assert "imported by tcp.rs" not in reasons.get("src/io/mod.rs", ""), reasons
+    assert "imported by tcp.rs" in reasons.get("src/runtime/handle.rs", ""), reasons
+    res = eng.retrieve("Streams.connectStream loses a registered stream",
+                       Settings(cache_dir=str(tmp_path / "cache")))
+    reasons = {f.path: f.reason for f in res.files}
+    assert res.files[0].path == "app/Streams.java", reasons
+    assert "imported by Streams.java" not in reasons.get("app/util/List.java", ""), reasons
+    assert "imported by Streams.java" in reasons.get("app/model/Stream.java", ""), reasons

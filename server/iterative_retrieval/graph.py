@@ -20,6 +20,8 @@ from .index import FileRow, Index
 from .languages.builtins import is_builtin_method
 from .languages.go import STANDARD_PACKAGES as GO_STANDARD_PACKAGES
 from .languages.javascript import NODE_BUILTINS
+from .languages.jvm import STANDARD_ROOTS as JVM_STANDARD_ROOTS
+from .languages.rust import STANDARD_CRATES as RUST_STANDARD_CRATES
 from .languages.detect import family, language_for
 from .models import Evaluation, symbol_names
 from .run import Run
@@ -74,8 +76,24 @@ _PACKAGE_FOLDER_EXTS = (".go",)
 SUFFIX_PARTS = 3
 AMBIGUOUS = 3
 """An import resolved by its last segment alone must name at most this many files."""
-_NODE_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
-"""Files whose bare imports may name Node's own modules."""
+_STANDARD: dict[str, frozenset[str]] = {
+    "go": GO_STANDARD_PACKAGES, "rs": RUST_STANDARD_CRATES,
+    **dict.fromkeys(("java", "kt", "kts", "scala"), JVM_STANDARD_ROOTS),
+    **dict.fromkeys(("js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"), NODE_BUILTINS),
+}
+"""By the importer's extension: the first elements of the import paths that name the language's
+own library (languages/go.py, rust.py, jvm.py, javascript.py), never a file of the project."""
+
+
+def _standard(importer: str, target: str) -> bool:
+    """Whether a (non-relative) import names the language's own library."""
+    roots = _STANDARD.get(importer.rsplit(".", 1)[-1].lower())
+    if not roots:
+        return False
+    if target.startswith("node:"):
+        return roots is NODE_BUILTINS
+    first = next((s for s in _SEP_RE.split(target) if s), "")
+    return first in roots
 _NOT_MODULES = frozenset({"js", "ts", "mjs", "cjs", "jsx", "tsx", "py", "go", "rs", "h", "hpp"})
 
 
@@ -154,9 +172,7 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]],
         segs = [s for s in _SEP_RE.split(target) if s]
         exact = False
     package = importer.endswith(_PACKAGE_FOLDER_EXTS) and not exact
-    first = target.split("/", 1)[0]
-    if package and first in GO_STANDARD_PACKAGES or importer.endswith(_NODE_EXTS) and (
-            first.startswith("node:") or first in NODE_BUILTINS):
+    if not exact and _standard(importer, target):
         return []
     segs = [s.lower() for s in segs]
     if segs and segs[-1] in _NOT_MODULES:

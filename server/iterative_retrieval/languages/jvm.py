@@ -72,3 +72,7 @@ JAVA = Spec(cleaner(C_BLOCK, C_LINE, TDQ, DQ, CHAR), JAVA_RULES,
 KOTLIN = Spec(cleaner(C_BLOCK, C_LINE, TDQ, DQ, CHAR), KOTLIN_RULES,
               line_imports(_KOTLIN_IMP, "import"), ("@",))
 SCALA = Spec(cleaner(C_BLOCK, C_LINE, TDQ, DQ, CHAR), SCALA_RULES, _scala_imports, ("@",))
+
+STANDARD_ROOTS = frozenset({"java", "javax", "jdk", "sun", "kotlin", "kotlinx", "scala"})
+"""The first element of the platform's own packages (`java.util.List`, `kotlin.collections`):
+an import of one names no file of the project."""

@@ -45,3 +45,6 @@ def _imports(raw: list[str], clean: list[str]) -> list[str]:
 
 
 SPEC = Spec(cleaner(C_BLOCK, C_LINE, CHAR, DQ_ML, RUST_RAW), RULES, _imports, ("#[",))
+
+STANDARD_CRATES = frozenset({"std", "core", "alloc"})
+"""Rust's own crates: `use std::io` names no file of the project, even tokio's src/io/mod.rs."""
