@@ -18,11 +18,11 @@ from itertools import islice
 
 from .index import FileRow, Index
 from .languages.builtins import is_builtin_method
+from .languages.detect import family, language_for
 from .languages.go import STANDARD_PACKAGES as GO_STANDARD_PACKAGES
 from .languages.javascript import NODE_BUILTINS
 from .languages.jvm import STANDARD_ROOTS as JVM_STANDARD_ROOTS
 from .languages.rust import STANDARD_CRATES as RUST_STANDARD_CRATES
-from .languages.detect import family, language_for
 from .models import Evaluation, symbol_names
 from .run import Run
 from .textmemo import TextMemo
@@ -149,28 +149,9 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]],
     target = target.strip("'\"<> ")
     if not target:
         return []
-    folder = importer.rsplit("/", 1)[0].split("/") if "/" in importer else []
-    if target.startswith("."):
-        if "/" in target or target in (".", ".."):  # JS/TS: ./a, ../b/c
-            base = list(folder)
-            for seg in target.split("/"):
-                if seg == "..":
-                    base = base[:-1]
-                elif seg not in (".", ""):
-                    base.append(seg)
-            # ES modules name the file whole: '../utils.js' is the module lib/utils
-            stem, dot, ext = base[-1].rpartition(".") if base else ("", "", "")
-            if dot and stem and ext.lower() in _NOT_MODULES:
-                base[-1] = stem
-            segs = base
-        else:  # Python: .a.b, ..c
-            dots = len(target) - len(target.lstrip("."))
-            base = folder[: len(folder) - (dots - 1)] if dots > 1 else list(folder)
-            segs = base + [s for s in target[dots:].split(".") if s]
-        exact = True
-    else:
-        segs = [s for s in _SEP_RE.split(target) if s]
-        exact = False
+    exact = target.startswith(".")
+    segs = _relative_parts(importer, target) if exact else \
+        [s for s in _SEP_RE.split(target) if s]
     package = importer.endswith(_PACKAGE_FOLDER_EXTS) and not exact
     if not exact and _standard(importer, target):
         return []
@@ -189,6 +170,26 @@ def resolve_import(importer: str, target: str, table: dict[str, list[str]],
         if hits and (exact or k > 1 or len(hits) <= AMBIGUOUS):
             return [h for h in hits if h != importer]
     return []
+
+
+def _relative_parts(importer: str, target: str) -> list[str]:
+    """The path parts a relative import names from the importer's folder: JS/TS `./a`,
+    `../b/c` (an ES module's `../utils.js` is the module `utils`), Python `.a.b`, `..c`."""
+    folder = importer.rsplit("/", 1)[0].split("/") if "/" in importer else []
+    if "/" in target or target in (".", ".."):
+        base = list(folder)
+        for seg in target.split("/"):
+            if seg == "..":
+                base = base[:-1]
+            elif seg not in (".", ""):
+                base.append(seg)
+        stem, dot, ext = base[-1].rpartition(".") if base else ("", "", "")
+        if dot and stem and ext.lower() in _NOT_MODULES:
+            base[-1] = stem
+        return base
+    dots = len(target) - len(target.lstrip("."))
+    base = folder[: len(folder) - (dots - 1)] if dots > 1 else list(folder)
+    return base + [s for s in target[dots:].split(".") if s]
 
 
 def _inside_package(path: str, k: int, packages: frozenset[str]) -> bool:
@@ -221,7 +222,8 @@ def import_links(
         hit = resolved.get(ev.file_id)
         if hit is None:
             hit = resolved[ev.file_id] = frozenset(
-                p for t in imports.get(ev.file_id, ()) for p in resolve_import(ev.path, t, table, packages))
+                p for t in imports.get(ev.file_id, ())
+                for p in resolve_import(ev.path, t, table, packages))
         return hit
 
     anchor_targets = {id(a): targets(a) for a in anchors}
