@@ -892,6 +892,13 @@ def test_a_used_names_uses_are_whole_words_only():
     assert first_line(text, "SessionStore") == 3
     text = 'from .app import Flask\n\n"""Example: make one\n    app = Flask(__name__)"""\n'
     assert first_line(text, "Flask") == 1
+    # nor one in a docstring or a block comment, in the languages that write them
+    text = 'def f(app):\n    """Make one:\n\n    s = Session(app)\n    """\n    return Session(app)\n'
+    assert first_line(text, "Session", "python") == 6
+    text = "/*\n\te.Use(RequestLogger())\n*/\nfunc f() {\n\tRequestLogger()\n}\n"
+    assert first_line(text, "RequestLogger", "go") == 5
+    text = "x = glob('src/**/*.py')\ny = Session(x)\n"  # no block comment in Python
+    assert first_line(text, "Session", "python") == 2
 
 
 def test_an_indirect_file_shows_where_the_task_words_meet_unless_a_definition_carries_them():

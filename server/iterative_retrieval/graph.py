@@ -12,6 +12,7 @@ files linked to the task's best files in the related band, with the link as the 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -343,8 +344,9 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     ranked = [(w + REPEAT_WORTH * min(_count(text, name, repeats) - 1, REPEAT_MAX), name, paths)
               for w, name, paths in ranked]
     ranked.sort(key=lambda t: -t[0])
-    ranked = ranked[:USES_PER_FILE]
-    return [Use(name, ev.path, first_line(text, name), paths, w) for w, name, paths in ranked]
+    # a name said only in prose is still a use: sympy's doctests show what a function works with
+    return [Use(name, ev.path, first_line(text, name, kin), paths, w)
+            for w, name, paths in ranked[:USES_PER_FILE]]
 
 
 _IDENT_RE = re.compile(r"[A-Za-z_$][\w$]*")
@@ -412,24 +414,71 @@ _IMPORT_STARTS = ("from ", "import ", "use ", "using ", "require", "#include")
 _USES_LOOKED_AT = 50
 
 
-def first_line(text: str, name: str) -> int:
+_PROSE_RES = {
+    "python": re.compile(r'"""|\'\'\''),  # docstrings
+    "c": re.compile(r"/\*|\*/"),  # block comments, in the languages that write them
+}
+_C_BLOCKS = frozenset({"c", "javascript", "go", "rust", "jvm", "csharp", "swift", "php"})
+_prose_spans: TextMemo[tuple[list[int], list[int]]] = TextMemo()
+
+
+def _spans(rx: re.Pattern[str], text: str) -> tuple[list[int], list[int]]:
+    """Starts and ends of the text's docstrings (triple quotes, paired in order) or block
+    comments: a quick reading, not a parser (a quote inside a string may pair wrongly; the
+    reason's line is all it decides)."""
+    starts: list[int] = []
+    ends: list[int] = []
+    open_at, quote = -1, ""
+    for m in rx.finditer(text):
+        tok = m.group()
+        if open_at < 0:
+            if tok != "*/":
+                open_at, quote = m.start(), ("*/" if tok == "/*" else tok)
+        elif tok == quote:
+            starts.append(open_at)
+            ends.append(m.end())
+            open_at = -1
+    if open_at >= 0:
+        starts.append(open_at)
+        ends.append(len(text))
+    return starts, ends
+
+
+def _in_prose(spans: tuple[list[int], list[int]], i: int) -> bool:
+    starts, ends = spans
+    k = bisect_right(starts, i) - 1
+    return k >= 0 and i < ends[k]
+
+
+def first_line(text: str, name: str, kin: str | None = None) -> int:
+    """1-based line of the first use of `name` in text (code_line), else of its first
+    whole-word mention; 0 when absent."""
+    line = code_line(text, name, kin)
+    if line:
+        return line
+    i = next(_word_starts(text, name), None)
+    return text.count("\n", 0, i) + 1 if i is not None else 0
+
+
+def code_line(text: str, name: str, kin: str | None = None) -> int:
     """1-based line of the first use of `name` in text — an import, a call, or a type's
-    mention — on a line that is no comment: the line a reason points the reader to
-    (flask's app.py says `response` in a comment 800 lines before it calls `json.response(`).
-    Else the first whole-word mention; 0 when absent."""
-    first = None
+    mention — on a line that is no comment, nor in a docstring or a block comment (in the
+    family `kin`'s way of writing them): the line a reason points the reader to (flask's
+    app.py says `response` in a comment 1100 lines before it calls `json.response(`). 0 when
+    the text names it only in prose, or not at all."""
     is_type = _TYPE_RE.fullmatch(name) is not None
+    style = "python" if kin == "python" else "c" if kin in _C_BLOCKS else None
+    spans = ([], []) if style is None else _prose_spans.get(
+        (style, text), text, lambda t: _spans(_PROSE_RES[style], t))
     for i in islice(_word_starts(text, name), _USES_LOOKED_AT):
-        if first is None:
-            first = i
         start = text.rfind("\n", 0, i) + 1
         before = text[start:i].lstrip()
-        if before.startswith(_COMMENT_STARTS):
+        if before.startswith(_COMMENT_STARTS) or _in_prose(spans, i):
             continue
         if is_type or before.startswith(_IMPORT_STARTS) or \
                 text[i + len(name):i + len(name) + 40].lstrip(" \t").startswith("("):
             return text.count("\n", 0, i) + 1
-    return text.count("\n", 0, first) + 1 if first is not None else 0
+    return 0
 
 
 def definition_links(uses: Iterable[Use], hop: int = 1) -> dict[str, list[Link]]:
