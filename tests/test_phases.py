@@ -1200,6 +1200,12 @@ def test_a_source_file_does_not_miss_what_only_a_test_defines(tmp_path):
     assert "CookieJarStore" in top.missing, top.missing
 
 
+def first_and_reasons(eng, task: str) -> tuple[str | None, dict[str, str]]:
+    """A retrieval's first file handed out, and every handed-out file's reason by path."""
+    res = eng.retrieve(task)
+    return (res.files[0].path if res.files else None), {f.path: f.reason for f in res.files}
+
+
 def test_a_name_is_resolved_in_its_own_case(tmp_path):
     """route.go's `string(…)` conversion is no use of binder.go's `String` method, and the
     `Session(…)` a handler makes no use of a `session()` helper: code names a definition in
@@ -1221,16 +1227,12 @@ def test_a_name_is_resolved_in_its_own_case(tmp_path):
         **MISC,
     }
     eng, _ = engine_for(tmp_path, files)
-    res = eng.retrieve("Route.Match compares the method but ignores the path",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "web/route.go", list(reasons)
+    first, reasons = first_and_reasons(eng, "Route.Match compares the method but ignores the path")
+    assert first == "web/route.go", reasons
     assert "defines `Valid`, used by route.go" in reasons.get("web/valid.go", ""), reasons
     assert "used by route.go" not in reasons.get("web/binder.go", ""), reasons
-    res = eng.retrieve("handle_session loses the session cookies",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "app/handler.py", list(reasons)
+    first, reasons = first_and_reasons(eng, "handle_session loses the session cookies")
+    assert first == "app/handler.py", reasons
     assert "defines `Session`, used by handler.py" in reasons.get("app/store.py", ""), reasons
     assert "used by handler.py" not in reasons.get("app/helpers.py", ""), reasons
 
@@ -1254,10 +1256,8 @@ def test_a_go_import_names_a_package_folder_never_a_file_or_the_standard_library
         **MISC,
     }
     eng, _ = engine_for(tmp_path, files)
-    res = eng.retrieve("ServeRequest serves a request without its context",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "server.go", reasons
+    first, reasons = first_and_reasons(eng, "ServeRequest serves a request without its context")
+    assert first == "server.go", reasons
     for path in ("context.go", "json.go", "echotest/context.go"):
         assert "imported by server.go" not in reasons.get(path, ""), (path, reasons)
     assert "imported by server.go" in reasons.get("pkg/store/store.go", ""), reasons
@@ -1280,10 +1280,8 @@ def test_a_python_import_written_whole_names_a_top_level_module(tmp_path):
         **MISC,
     }
     eng, _ = engine_for(tmp_path, files)
-    res = eng.retrieve("TerminalReporter report_summary misses a report's outcome",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "src/_pytest/terminal.py", reasons
+    first, reasons = first_and_reasons(eng, "TerminalReporter report_summary misses a report's outcome")
+    assert first == "src/_pytest/terminal.py", reasons
     # it says the task's words: a candidate, whose one link was that import
     assert "imported by terminal.py" not in reasons.get("src/_pytest/logging.py", ""), reasons
     assert "imported by terminal.py" in reasons.get("src/_pytest/reports.py", ""), reasons
@@ -1306,10 +1304,8 @@ def test_a_node_module_import_names_no_file_of_the_project(tmp_path):
         **MISC,
     }
     eng, _ = engine_for(tmp_path, files)
-    res = eng.retrieve("dispatchRequest dispatches the request to the wrong url",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "lib/core/dispatchRequest.js", reasons
+    first, reasons = first_and_reasons(eng, "dispatchRequest dispatches the request to the wrong url")
+    assert first == "lib/core/dispatchRequest.js", reasons
     for path in ("lib/adapters/http.js", "lib/url.js"):
         assert "imported by dispatchRequest.js" not in reasons.get(path, ""), (path, reasons)
     assert "imported by dispatchRequest.js" in reasons.get("lib/utils.js", ""), reasons
@@ -1336,15 +1332,11 @@ def test_rust_and_java_imports_of_their_own_library_name_no_file_of_the_project(
         **MISC,
     }
     eng, _ = engine_for(tmp_path, files)
-    res = eng.retrieve("connect_stream fails to register the stream",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "src/net/tcp.rs", reasons
+    first, reasons = first_and_reasons(eng, "connect_stream fails to register the stream")
+    assert first == "src/net/tcp.rs", reasons
     assert "imported by tcp.rs" not in reasons.get("src/io/mod.rs", ""), reasons
     assert "imported by tcp.rs" in reasons.get("src/runtime/handle.rs", ""), reasons
-    res = eng.retrieve("Streams.connectStream loses a registered stream",
-                       Settings(cache_dir=str(tmp_path / "cache")))
-    reasons = {f.path: f.reason for f in res.files}
-    assert res.files[0].path == "app/Streams.java", reasons
+    first, reasons = first_and_reasons(eng, "Streams.connectStream loses a registered stream")
+    assert first == "app/Streams.java", reasons
     assert "imported by Streams.java" not in reasons.get("app/util/List.java", ""), reasons
     assert "imported by Streams.java" in reasons.get("app/model/Stream.java", ""), reasons

@@ -98,6 +98,8 @@ def test_a_task_that_finds_nothing_says_what_was_searched_and_why_it_stopped(tmp
         foreign = engine.retrieve("修复认证令牌过期的错误")
         unsaid = engine.retrieve("Beheben Sie den Fehler beim Ablauf")
         found = engine.retrieve("Fix the authentication token expiry bug")
+        once = engine.retrieve("Beheben Sie den Fehler beim Ablauf",
+                               Settings(cache_dir=str(tmp_path), max_cycles=1))
     finally:
         engine.close()
     assert not foreign.files and not unsaid.files
@@ -111,3 +113,5 @@ def test_a_task_that_finds_nothing_says_what_was_searched_and_why_it_stopped(tmp
     assert "Searched for: `beheben`, `sie`, `den`, `fehler`, `beim`, `ablauf`; stopped: " \
         "nothing new to learn: no file in scope says the task's words." in md
     assert found.files and "no file" not in found.trace[-1].stop_reason
+    assert once.trace[-1].stop_reason == (  # whatever stopped the loop, the why is said
+        "max cycles reached: no file in scope says the task's words")

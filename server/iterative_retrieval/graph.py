@@ -77,6 +77,7 @@ _PACKAGE_FOLDER_EXTS = (".go",)
 SUFFIX_PARTS = 3
 AMBIGUOUS = 3
 """An import resolved by its last segment alone must name at most this many files."""
+_NOT_MODULES = frozenset({"js", "ts", "mjs", "cjs", "jsx", "tsx", "py", "go", "rs", "h", "hpp"})
 _STANDARD: dict[str, frozenset[str]] = {
     "go": GO_STANDARD_PACKAGES, "rs": RUST_STANDARD_CRATES,
     **dict.fromkeys(("java", "kt", "kts", "scala"), JVM_STANDARD_ROOTS),
@@ -95,7 +96,6 @@ def _standard(importer: str, target: str) -> bool:
         return roots is NODE_BUILTINS
     first = next((s for s in _SEP_RE.split(target) if s), "")
     return first in roots
-_NOT_MODULES = frozenset({"js", "ts", "mjs", "cjs", "jsx", "tsx", "py", "go", "rs", "h", "hpp"})
 
 
 def module_parts(path: str) -> list[str]:

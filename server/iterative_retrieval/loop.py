@@ -99,22 +99,26 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
         for p in ref.excluded:
             best.pop(p, None)
         if not ref.learned and not ref.focus and query.patterns == ref.query.patterns:
-            entry.stop_reason = NOTHING_NEW if best else f"{NOTHING_NEW}: {_why_nothing(query)}"
+            entry.stop_reason = NOTHING_NEW
             break
         query = ref.query
         if ref.task_concepts != run.task_concepts:
             run = replace(run, task_concepts=ref.task_concepts, superseded=ref.superseded)
+    _say_why_nothing(best, trace, query)
     if _resolve(run, query, best, roles, excluded, len(trace)):
         merged, roles = _judge(run, best)
     return ranked(list(best.values())), trace
 
 
-def _why_nothing(query: Query) -> str:
-    """Why no file was found, for a user to reword the task: it gave nothing to search (a task
-    in a script the code does not write, only filler words), or nothing in scope says it."""
-    if not query.keywords:
-        return "the task holds no word or name to search for"
-    return "no file in scope says the task's words"
+def _say_why_nothing(best: dict[str, Evaluation], trace: list[CycleTrace], query: Query) -> None:
+    """When no file was found, whatever stopped the loop, its stop reason says why, for a user
+    to reword the task: it gave nothing to search (a task in a script the code does not write,
+    only filler words), or nothing in scope says it."""
+    if best or not trace:
+        return
+    why = ("the task holds no word or name to search for" if not query.keywords
+           else "no file in scope says the task's words")
+    trace[-1].stop_reason += f": {why}"
 
 
 def _names_files(query: Query) -> bool:
