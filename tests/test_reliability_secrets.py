@@ -535,3 +535,32 @@ def test_mcp_explains_a_disguised_secret_file_as_never_handed_out(disguised, tmp
         text = res.content[0].text
         assert "secret file" in text, text
         assert_no_fragment(text, [p])
+
+
+def test_a_credential_pasted_into_the_task_is_no_word_of_the_search(tmp_path):
+    """A task that pastes a token (`ghp_…`) and a password (`password=…`, unquoted, mid-line)
+    searches for the task's words only: no piece of either (`c838347`, `xk9`) is a keyword of
+    the trace, a learned term or a word of the output, masked or not; the task line masks both."""
+    token = "ghp_c838347Ab12Xyz98QwErTy65UiOp43AsDf21"
+    password = "Xk9vQ2mLp7Rt4Wz8"
+    root = tmp_path / "ws"
+    make_repo(root, {
+        "src/auth.py": "from src.token import token_expired\n\n\ndef login(token):\n"
+                       "    if token_expired(token):\n        raise PermissionError\n",
+        "src/token.py": "EXPIRY_SECONDS = 3600\n\n\ndef token_expired(token):\n"
+                        "    return token.age > EXPIRY_SECONDS\n",
+    })
+    task = f"login fails with token {token} after expiry; my password={password} is right"
+    out = cli("retrieve", task, "--root", str(root), "--cache-dir", str(tmp_path / "c"), "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert token not in out.stdout and password not in out.stdout
+    assert result["task"] == ("login fails with token «redacted: github-token» after expiry; "
+                              "my password=«redacted: password» is right")
+    words = {w for t in result["trace"] for w in t["query"]["keywords"] + t["learned"]}
+    assert {"login", "token", "expiry", "password"} <= words, words
+    pieces = [w for w in words if len(w) >= 3 and (w.lower() in token.lower()
+                                                   or w.lower() in password.lower())]
+    assert pieces in ([], ["token"]), pieces  # `token`: a word of the task, not of the token
+    assert "redacted" not in words and "github" not in words
+    assert {"src/auth.py", "src/token.py"} <= result_paths(result)

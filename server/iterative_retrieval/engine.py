@@ -33,7 +33,7 @@ from .lines import normalize
 from .loop import Report, run_loop
 from .models import Evaluation, Hints, RetrievalResult
 from .query import parse_task
-from .redact import Redactor
+from .redact import Redactor, blanked
 from .relevance import order
 from .run import Run
 from .search import SearchCache
@@ -316,12 +316,15 @@ class Engine:
             for root in roots:
                 self._restore_buffers(root)
         t_index = time.perf_counter() - t0
-        parsed = parse_task(task, s.include_tests)
+        # with redaction, every phase reads masked text: nothing is learned from a credential
+        red = Redactor() if s.redact_secrets else None
+        said = blanked(task) if red else task  # the words searched for: a credential is none
+        parsed = parse_task(said, s.include_tests)
         query = replace(
             parsed,
             # "continue the work on this branch": the verbs say what the task is about, not
             # what to find; left out of the search and of the regions' words alike
-            keywords=without_process_words(task, parsed.keywords),
+            keywords=without_process_words(said, parsed.keywords),
             excludes=tuple(s.exclude),
             required_patterns=tuple(s.include),
         )
@@ -336,8 +339,6 @@ class Engine:
         runs: dict[Path, Run] = {}
         caches = {root: SearchCache() for root in roots}
         texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
-        # with redaction, every phase reads masked text: nothing is learned from a credential
-        red = Redactor() if s.redact_secrets else None
 
         def loop(idx: Index, root: Path) -> tuple[list[Evaluation], list]:
             here = steer[root] = hints_for(hints, root, self.root_of, s.editor_signals)
@@ -347,15 +348,15 @@ class Engine:
             work = (read_changes(root, base_ref=mine.git_base)
                     if s.git_signals and not ablated("changes") else NO_CHANGES)
             # nothing is learned from a credential a commit message pasted
-            borrowed = work_words(task, work, (lambda w: red.words(w) == w) if red else None)
+            borrowed = work_words(said, work, (lambda w: red.words(w) == w) if red else None)
             if borrowed:
                 known = {t for c in asked.keywords for t in c.terms}
                 words = follow_up_concepts(borrowed, known)
                 asked = replace(asked, keywords=asked.keywords + words,
                                 from_branch=tuple(c.text for c in words))
-            runs[root] = Run(idx, task, asked.keywords, self._reader(root, texts, red),
+            runs[root] = Run(idx, said, asked.keywords, self._reader(root, texts, red),
                              should_stop, report, search=caches[root], changes=work.files,
-                             lean=lean(task, query.keywords, work), editor=here.editor,
+                             lean=lean(said, query.keywords, work), editor=here.editor,
                              pinned=here.pinned,
                              others=tuple((self.index(r), caches[r]) for r in roots if r != root))
             return run_loop(runs[root], asked, s.max_cycles, set(here.excluded))

@@ -91,6 +91,13 @@ _BARE = re.compile(
     r"""(?P<value>[A-Za-z0-9+/=_~!@#%^&*.-]{12,1024})[ \t\r]*$""",
     re.I | re.M,
 )
+# In prose (a task, a reason) a `password=…` or `token: …` anywhere in a line gives a value
+# (a pasted task is no code, whose unquoted right-hand sides are expressions).
+_INLINE = re.compile(
+    rf"""{_NAME}[ \t]{{0,4}}[:=][ \t]{{0,4}}"""
+    r"""(?P<value>[A-Za-z0-9+/=_~!@#%^&*.-]{12,1024})(?=[\s,;)'"]|$)""",
+    re.I,
+)
 _PLACEHOLDER = re.compile(r"[xX*.#_-]{3,}|<[^>]*>|none|null|nil|undefined|true|false", re.I)
 _PLACEHOLDER_WORDS = ("changeme", "change_me", "example", "dummy", "placeholder", "redacted",
                       "replace_me", "replaceme", "your_", "your-")
@@ -455,14 +462,16 @@ def _sub(rx: re.Pattern[str], repl: str | Callable[[re.Match[str]], str], piece:
 
 def redact_text(
     text: str, counts: Counter[str] | None = None, masked: list[str] | None = None,
-    second_stage: bool = True,
+    second_stage: bool = True, prose: bool = False,
 ) -> str:
     """The text with every credential-looking string masked; the same lines, in the same places.
 
     `counts`, when given, receives how many of each kind were masked, and `masked` the values
-    themselves (see `Redactor`). Cheap on text without secrets: each rule runs only on the
-    lines where its literal needle, or a secret-sounding word, occurs, and detect-secrets (the
-    `second_stage`) only on lines that still hold a random-looking token.
+    themselves (see `Redactor`). `prose` (a task, a reason: no code) masks an unquoted value
+    after a secret-sounding name anywhere in a line, not only as a whole `.env` line. Cheap on
+    text without secrets: each rule runs only on the lines where its literal needle, or a
+    secret-sounding word, occurs, and detect-secrets (the `second_stage`) only on lines that
+    still hold a random-looking token.
     """
     counts = counts if counts is not None else Counter()
     if len(text) < MIN_LITERAL:
@@ -493,6 +502,8 @@ def redact_text(
 
     def assignments(piece: str, whole_lines: bool) -> str:
         piece = _QUOTED.sub(named, piece)
+        if prose:
+            piece = _INLINE.sub(bare, piece)
         # `^` and `$` of the unquoted rule must be real line ends: whole lines only
         return _BARE.sub(bare, piece) if whole_lines else piece
 
@@ -502,6 +513,15 @@ def redact_text(
         text = detectsecrets.redact(text, MARK, counts, masked, _placeholder)
     # the same object when nothing changed: memos keyed by text then find it at once
     return original if text == original else text
+
+
+_MARKED = re.compile(re.escape(MARK).replace(re.escape("{}"), r"[^»\n]{0,40}"))
+
+
+def blanked(text: str) -> str:
+    """The text with each credential a space: what a task's words are read from, so that no
+    piece of a pasted token (`ghp`, `c838347`) is searched for or shown as a keyword."""
+    return _MARKED.sub(" ", _redact_words(text)[0])
 
 
 def summary(counts: Counter[str]) -> str:
@@ -526,7 +546,8 @@ def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
     # not the second stage: detect-secrets' keyword detector reads prose such as a reason's
     # "has `PasswordResetError`, `secret_key_rotation`" as an assignment; terms were learned
     # from redacted text, and `Redactor.masked` catches a piece of what the files masked
-    return redact_text(s, masked=masked, second_stage=False), tuple(m.lower() for m in masked)
+    return (redact_text(s, masked=masked, second_stage=False, prose=True),
+            tuple(m.lower() for m in masked))
 
 
 MIN_FRAGMENT = 5
