@@ -79,9 +79,9 @@ async def test_a_bad_glob_in_the_settings_is_reported_and_replaced(server):
 class Wire:
     """The server as a process, spoken to in raw frames."""
 
-    def __init__(self, root: Path, cache: Path):
+    def __init__(self, root: Path, cache: Path, stderr: Any = subprocess.DEVNULL):
         self.proc = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
+                                     stderr=stderr)
         self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "processId": None, "rootUri": root.as_uri(), "capabilities": {},
             "initializationOptions": {"cacheDir": str(cache)}}})
@@ -156,6 +156,38 @@ def test_exit_without_shutdown_ends_with_1(wire):
     wire.send({"jsonrpc": "2.0", "method": "exit"})
     with no_hang(HANG, "the server's exit"):
         assert wire.proc.wait() == 1
+
+
+def test_an_error_answer_is_one_line_of_the_log_and_never_the_task(tmp_path):
+    """Each error the server answers (bad arguments, a root outside the workspace, a deep
+    request) is one line of its log, with no traceback (pygls wrote an ERROR and twenty lines
+    each), and no request's parameters are logged: a credential the task pasted stays out."""
+    root = write_files(tmp_path / "ws", {"auth/tokens.py": "def token_expiry():\n    return 1\n"})
+    secret = "ghp_c838347Ab12Xyz98QwErTy65UiOp43AsDf21"
+    task = f"Fix the token expiry, my token is {secret}"
+    log = tmp_path / "stderr.txt"
+    with log.open("wb") as err:
+        w = Wire(root, tmp_path / "cache", stderr=err)
+        try:
+            bad = [w.command(2, json.dumps([{"task": task, "selection": [1, 2]}])),
+                   w.command(3, json.dumps([{"task": task, "root": "/nonexistent"}])),
+                   w.command(4, json.dumps([{"task": task, "include": "\\"}])),
+                   w.command(5, "[" * 5000 + "]" * 5000)]
+            assert all(m["error"]["code"] in (-32602, -32600) for m in bad), bad
+            assert w.command(6, json.dumps([{"task": task}]))["result"]["files"]
+            w.send({"jsonrpc": "2.0", "id": 7, "method": "shutdown"})
+            w.answer(7)
+            w.send({"jsonrpc": "2.0", "method": "exit"})
+            with no_hang(HANG, "the server's exit"):
+                assert w.proc.wait() == 0
+        finally:
+            w.close()
+    text = log.read_text()
+    assert "Traceback" not in text and "ERROR" not in text, text
+    assert text.count("answered with an error (-32602)") == 3, text
+    assert "a message that cannot be decoded: RecursionError" in text, text
+    assert "'selection' must be an object" in text and "/nonexistent" in text
+    assert secret not in text and "c838347" not in text and "my token is" not in text, text
 
 
 # -- the same globs elsewhere ------------------------------------------------------------------

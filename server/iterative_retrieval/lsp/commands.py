@@ -181,14 +181,12 @@ async def _answer(
     flag = ls.begin_request(msg_id)
     try:
         return await run(flag)
+    # the answer is logged in one line as it goes (rpc.QuietAnswers)
     except ParamsError as exc:
-        log.info("%s", exc)
         raise JsonRpcInvalidParams(str(exc)) from None
     except Cancelled:
-        log.info("%s: cancelled", command)
         raise JsonRpcRequestCancelled(f"{command} was cancelled") from None
     except (NoWorkspace, UnknownBase) as exc:  # the workspace or its settings, not a fault
-        log.info("%s: %s", command, exc)
         raise JsonRpcException(f"{command}: {exc}", code=REQUEST_FAILED) from None
     except JsonRpcException:
         raise

@@ -19,7 +19,12 @@ from typing import Any, BinaryIO, Protocol
 import attrs
 import cattrs
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+)
 from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.language_server import lsp_method
 
@@ -28,6 +33,39 @@ from .progress import WORK_DONE_TOKEN
 from .protocol import ARGUMENT_TYPES, ParamsError, checked, one_argument
 
 log = logging.getLogger("iterative_retrieval.lsp")
+
+
+class QuietAnswers(logging.Filter):
+    """pygls logs every error answer as an ERROR with a traceback, and a request its handler
+    failed on with the request's parameters (the task, which may hold a pasted credential).
+    An answer the server chose (invalid parameters, a request that failed for the reason its
+    message states, a cancellation, an internal error whose fault `commands._answer` logged
+    with its traceback) is said in one line. A fault pygls met itself keeps its traceback;
+    parameters are never logged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == "Failed to handle request %s %s %s" and isinstance(record.args, tuple):
+            record.msg, record.args = "Failed to handle request %s %s", record.args[:2]
+        exc = record.exc_info[1] if record.exc_info else None
+        undecoded = isinstance(exc, ValueError | RecursionError)
+        if record.msg == "Unable to handle message" and undecoded:
+            # a body json cannot decode (invalid, or nested too deeply: answered all the same)
+            record.msg, record.args = "a message that cannot be decoded: %s: %s", (
+                type(exc).__name__, exc)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        elif isinstance(exc, JsonRpcException):
+            internal = exc.code == JsonRpcInternalError.CODE
+            record.msg, record.args = "answered with an error (%s): %s", (exc.code, exc.message)
+            record.exc_info, record.exc_text = None, None
+            record.levelno = logging.ERROR if internal else logging.INFO
+            record.levelname = logging.getLevelName(record.levelno)
+        return True
+
+
+QUIET_ANSWERS = QuietAnswers()
+"""Installed on pygls's JSON-RPC and I/O loggers by `server.create_server`."""
+QUIET_LOGGERS = ("pygls.protocol.json_rpc", "pygls.io_", "pygls.server")
 
 _ANSWERED = object()
 """Stands in for a request already answered with an error while it was being read."""

@@ -22,6 +22,7 @@ from .. import __version__, languages  # noqa: F401
 from ..config import BY_NAME, FOLDER_SETTINGS, Settings
 from . import commands, sync
 from .protocol import SECTION, SETTING_NAMES, parse_config
+from .rpc import QUIET_ANSWERS, QUIET_LOGGERS
 from .state import RetrievalServer
 
 log = logging.getLogger("iterative_retrieval.lsp")
@@ -30,6 +31,8 @@ log = logging.getLogger("iterative_retrieval.lsp")
 def create_server() -> RetrievalServer:
     """A server with every feature registered."""
     server = RetrievalServer()
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).addFilter(QUIET_ANSWERS)  # once: a logger keeps no duplicate
     server.feature(types.INITIALIZE)(initialize)
     server.feature(types.INITIALIZED)(initialized)
     server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
