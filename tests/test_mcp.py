@@ -188,6 +188,10 @@ def test_retrieve_context_reports_progress(mcp):
         ({"task": TASK, "include": [" "]}, "include: empty glob pattern"),
         ({"task": TASK, "max_cycles": "many"}, "max_cycles"),
         ({}, "task"),
+        # an argument the tool does not take is refused by name (the SDK dropped it unsaid)
+        ({"task": TASK, "maxFiles": 3}, "retrieve_context: unknown parameter(s) maxFiles "
+                                        "(allowed: task, max_cycles, budget, max_files,"),
+        ({"task": TASK, "root": "/elsewhere", "path": "x"}, "unknown parameter(s) root, path"),
     ],
 )
 def test_retrieve_context_bad_arguments_are_tool_errors(mcp, args, message):
@@ -298,6 +302,15 @@ def test_explain_file_refuses_paths_outside_or_missing(mcp, workspace, path, mes
 def test_explain_file_empty_task(mcp):
     assert "the task is empty" in _error(
         mcp.call("explain_file", {"path": "src/auth/tokens.ts", "task": " "}))
+
+
+def test_every_tool_refuses_an_argument_it_does_not_take(mcp):
+    """explain_file and index_status too, naming what they take; the call without it works."""
+    assert ("explain_file: unknown parameter(s) file (allowed: path, task)" in _error(
+        mcp.call("explain_file", {"file": "src/auth/tokens.ts", "task": TASK})))
+    assert "index_status: unknown parameter(s) verbose (allowed: none)" in _error(
+        mcp.call("index_status", {"verbose": True}))
+    assert not mcp.call("index_status").is_error
 
 
 # -- index_status ----------------------------------------------------------------------------

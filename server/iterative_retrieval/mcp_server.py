@@ -31,7 +31,7 @@ import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
@@ -61,6 +61,7 @@ from .hintargs import hints_of
 from .loop import Cancelled
 from .models import RetrievalResult
 from .render import explanation_text, render
+from .schema import unknown_parameters
 from .service import EngineService
 from .workspace import WorkspaceError, check_root
 
@@ -283,9 +284,28 @@ def _task(task: str) -> str:
 # -- the server ------------------------------------------------------------------------------
 
 
+class _Server(MCPServer):
+    """The SDK's server, refusing an argument a tool does not take by name, as the language
+    server does: the SDK drops it without a word, so an agent's `maxFiles` or `root` was
+    ignored and the call answered as if it had not been given."""
+
+    _taken: dict[str, tuple[str, ...]] | None = None
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Any = None) -> Any:
+        if self._taken is None:
+            self._taken = {t.name: tuple((t.input_schema or {}).get("properties", {}))
+                           for t in await self.list_tools()}
+        taken = self._taken.get(name)
+        unknown = [k for k in arguments if taken is not None and k not in taken]
+        if unknown:
+            raise ToolError(f"{name}: {unknown_parameters(unknown, taken or ())}")
+        return await super().call_tool(name, arguments, context)
+
+
 def build_server(ws: Workspace) -> MCPServer:
     """The MCPServer with the three tools, over the given workspace state."""
-    server = MCPServer(
+    server = _Server(
         SERVER_NAME,
         title="Iterative retrieval",
         description="Finds the files and code regions a coding task needs, offline.",

@@ -86,13 +86,19 @@ def validate(typ: Any, value: Any) -> Any:
         raise _wire_error(typ, exc) from None
 
 
+def unknown_parameters(unknown: Iterable[str], allowed: Iterable[str]) -> str:
+    """What every surface says of parameters a request does not take (a misspelt `maxFile`
+    is refused by name, never dropped without a word)."""
+    return (f"unknown parameter(s) {', '.join(unknown)} "
+            f"(allowed: {', '.join(allowed) or 'none'})")
+
+
 def _wire_error(typ: Any, exc: ValidationError) -> WireError:
     errors = exc.errors(include_url=False)
     unknown = [str(e["loc"][0]) for e in errors
                if e["type"] == "extra_forbidden" and len(e["loc"]) == 1]
     if unknown:
-        allowed = ", ".join(keys(typ)) or "none"
-        return WireError(None, f"unknown parameter(s) {', '.join(unknown)} (allowed: {allowed})")
+        return WireError(None, unknown_parameters(unknown, keys(typ)))
     # the most telling error first: a wrong value before a missing one, the outermost first
     e = min(errors, key=lambda x: (x["type"] == "missing", len(x["loc"])))
     loc, kind, given = e["loc"], e["type"], e.get("input")
