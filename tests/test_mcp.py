@@ -186,7 +186,9 @@ def test_retrieve_context_reports_progress(mcp):
         ({"task": TASK, "max_cycles": 11}, "max_cycles must be between 1 and 10"),
         ({"task": TASK, "budget": 10}, "budget must be between 200 and 1000000"),
         ({"task": TASK, "include": [" "]}, "include: empty glob pattern"),
-        ({"task": TASK, "max_cycles": "many"}, "max_cycles"),
+        ({"task": TASK, "max_cycles": "many"},
+         "retrieve_context: 'max_cycles' must be an integer, got 'many'"),
+        ({"task": TASK, "include": "src/**"}, "'include' must be an array, got 'src/**'"),
         ({}, "task"),
         # an argument the tool does not take is refused by name (the SDK dropped it unsaid)
         ({"task": TASK, "maxFiles": 3}, "retrieve_context: unknown parameter(s) maxFiles "

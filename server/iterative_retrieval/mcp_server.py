@@ -40,7 +40,7 @@ import anyio.from_thread
 from mcp.server.mcpserver import Context, ListRoots, MCPServer, Resolve
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from . import __version__, heap, languages  # noqa: F401 - languages: up front, as in lsp/server.py
 from .config import (
@@ -61,7 +61,7 @@ from .hintargs import hints_of
 from .loop import Cancelled
 from .models import RetrievalResult
 from .render import explanation_text, render
-from .schema import unknown_parameters
+from .schema import first_error, unknown_parameters
 from .service import EngineService
 from .workspace import WorkspaceError, check_root
 
@@ -285,9 +285,10 @@ def _task(task: str) -> str:
 
 
 class _Server(MCPServer):
-    """The SDK's server, refusing an argument a tool does not take by name, as the language
-    server does: the SDK drops it without a word, so an agent's `maxFiles` or `root` was
-    ignored and the call answered as if it had not been given."""
+    """The SDK's server, saying what is wrong with a call's arguments as the language server
+    says it: an argument a tool does not take is refused by name (the SDK dropped it without
+    a word, so an agent's `maxFiles` or `root` was ignored), and a value of the wrong type is
+    one line (`'max_cycles' must be an integer, got "many"`), not pydantic's report."""
 
     _taken: dict[str, tuple[str, ...]] | None = None
 
@@ -300,7 +301,12 @@ class _Server(MCPServer):
         unknown = [k for k in arguments if taken is not None and k not in taken]
         if unknown:
             raise ToolError(f"{name}: {unknown_parameters(unknown, taken or ())}")
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:  # pydantic's report, with its input echoed and a web link
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(f"{name}: {first_error(exc.__cause__)}") from exc.__cause__
+            raise
 
 
 def build_server(ws: Workspace) -> MCPServer:

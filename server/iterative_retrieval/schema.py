@@ -73,6 +73,9 @@ _TYPE_WORDS = {
     "bool_type": "must be true or false", "list_type": "must be an array",
     "tuple_type": "must be an array", "dict_type": "must be an object",
     "typed_dict_type": "must be an object", "none_required": "must be null",
+    # lax validation (MCP's argument models) parses strings: "many" is no integer
+    "int_parsing": "must be an integer", "float_parsing": "must be a number",
+    "bool_parsing": "must be true or false",
 }
 _REQUIRED_HINTS = {"task": "a non-empty string saying what to do"}
 
@@ -99,6 +102,12 @@ def _wire_error(typ: Any, exc: ValidationError) -> WireError:
                if e["type"] == "extra_forbidden" and len(e["loc"]) == 1]
     if unknown:
         return WireError(None, unknown_parameters(unknown, keys(typ)))
+    return first_error(exc)
+
+
+def first_error(exc: ValidationError) -> WireError:
+    """The most telling thing wrong with a value, said as every surface says it."""
+    errors = exc.errors(include_url=False)
     # the most telling error first: a wrong value before a missing one, the outermost first
     e = min(errors, key=lambda x: (x["type"] == "missing", len(x["loc"])))
     loc, kind, given = e["loc"], e["type"], e.get("input")
