@@ -204,6 +204,24 @@ def test_commit_trailers_and_converted_histories_say_no_task_words():
     assert "reviewer" in kinds(parse_task("Cc list: notify the reviewer when a build fails"))
 
 
+def test_what_bots_and_the_review_page_wrote_in_a_squash_is_no_task_word():
+    """A pull request's squashed message lists pre-commit.ci's fix-ups and their link, GitHub's
+    "Apply suggestions from code review" and merges of the base branch: none says what the
+    change is. A task about pre-commit itself keeps its words."""
+    q = parse_task(
+        "Added attrs.validators.min_len()\n\n* Added attrs.validators.min_len()\n\n"
+        "* [pre-commit.ci] auto fixes from pre-commit.com hooks\n\n"
+        "for more information, see https://pre-commit.ci\n\n"
+        "* Apply suggestions from code review\n\n"
+        "* Merge branch 'main' into min-len\n"
+        "Merge remote-tracking branch 'origin/main' into feature/x\n")
+    assert not {"pre", "commit", "hooks", "fixes", "information", "suggestions", "review",
+                "merge", "branch", "main"} & set(kinds(q)), kinds(q)
+    assert "min_len" in kinds(q)
+    kept = set(kinds(parse_task("[pre-commit.ci] pre-commit autoupdate: bump the ruff hooks")))
+    assert {"autoupdate", "ruff", "hooks"} <= kept, kept
+
+
 def test_a_pasted_git_log_and_commit_ids_say_no_task_words():
     """A squash merge's message holds `git log` of the commits it squashed: the commit, author
     and date lines, whose hashes' letter runs (`edbfe`, `dfab`) were read as words. A commit id

@@ -203,6 +203,16 @@ _NOISE_RES = (
     re.compile(r"(?<![\w./#-])(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}"
                r"(?![\w/-]|\.\w)"),
     re.compile(r"\[(?:svn|skip ci|ci skip|no ci|skip actions|actions skip)\]", re.I),
+    # a squash merge's list of the pull request's commits holds what bots and the review page
+    # wrote: pre-commit.ci's fix-ups (and its link), GitHub's "Apply suggestions from code
+    # review", merges of the base branch. Their words (`pre`, `commit`, `hooks`) named the
+    # linter's config file first; a task that *is* about pre-commit says so in its own words
+    re.compile(r"^[ \t]*(?:[-*][ \t]*)?\[pre-commit\.ci\][ \t]*auto fixes from pre-commit\.com "
+               r"hooks[ \t]*$", re.M | re.I),
+    re.compile(r"^[ \t]*for more information, see https://pre-commit\.ci/?[ \t]*$", re.M | re.I),
+    re.compile(r"^[ \t]*(?:[-*][ \t]*)?Apply suggestions? from code review[ \t]*$", re.M | re.I),
+    re.compile(r"^[ \t]*(?:[-*][ \t]*)?Merge (?:remote-tracking )?branch '[^'\n]{1,200}'"
+               r"(?: of [^\s]{1,200})?(?: into [^\s]{1,200})?[ \t]*$", re.M),
 )
 
 # a pasted `git log` (what a squash merge's message holds): its commit, author and date lines,
