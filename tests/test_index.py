@@ -238,9 +238,11 @@ def test_classify():
     assert classify("pyproject.toml", "toml") == "config"
     # build, lint and test-runner settings written as scripts are configuration too
     for name in ("rollup.config.js", "web/vite.config.mts", "karma.conf.cjs", ".eslintrc.cjs",
-                 "Gruntfile.js", "gulpfile.ts"):
+                 "Gruntfile.js", "gulpfile.ts", ".dependency-cruiser.js", "web/.mocharc.js",
+                 ".lintstagedrc.mjs"):
         assert classify(name, "javascript") == "config", name
-    for name in ("src/config.js", "lib/core/mergeConfig.js", "src/rc.ts", "src/profile.js"):
+    for name in ("src/config.js", "lib/core/mergeConfig.js", "src/rc.ts", "src/profile.js",
+                 ".vuepress/theme/index.js", "src/.internal/x.ts"):
         assert classify(name, "javascript") == "source", name
     # package and build manifests written in the project's language
     for name, lang in (("sinatra.gemspec", "ruby"), ("Rakefile", "ruby"), ("Gemfile", "ruby"),

@@ -28,13 +28,14 @@ _EXAMPLE_DIR_RE = re.compile(
 _EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench", "sandbox", "playground")
 """Every match of _EXAMPLE_DIR_RE contains one of these."""
 _TOOL_CONFIG_RE = re.compile(
-    r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+rc\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s"
+    r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s"
     r"|[^/]+\.(gemspec|podspec)|(rake|gem|pod|vagrant|guard|cap|brew|jenkins)file"
     r"|(setup|noxfile|fabfile|conanfile)\.py|(build|settings)\.gradle(\.kts)?"
     r"|(gnu)?makefile|dockerfile|justfile|cmakelists\.txt)$"
 )
 """Build, lint, test-runner and package settings written as scripts (rollup.config.js,
-karma.conf.js, .eslintrc.cjs, Gruntfile.js, x.gemspec, Rakefile, setup.py, build.gradle,
+karma.conf.js, .eslintrc.cjs, .dependency-cruiser.js — a script named as a dotfile is a tool's
+settings —, Gruntfile.js, x.gemspec, Rakefile, setup.py, build.gradle,
 Makefile, Dockerfile): code by language, configuration by purpose."""
 _TOOL_DIR_RE = re.compile(r"^(scripts?|tools?|devtools?|contrib|hack|ci|\.github|\.circleci)/")
 """The project's own tooling at its top level (release scripts, code generators, CI helpers):
@@ -49,7 +50,7 @@ there, `sphinx.js`): the project's messages in other languages, text for transla
 ships sixty; their words (and the folder name `LC_MESSAGES` a task named) filled a task's list."""
 
 
-CLASSIFIER_VERSION = "8"
+CLASSIFIER_VERSION = "9"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
@@ -75,7 +76,8 @@ def classify(rel: str, lang: str | None) -> str:
         return "example"
     if lang in _CONFIG_LANGS or lang is None or (
         ("conf" in low or "rc." in low or "file" in low or "spec" in low or "setup" in low
-         or "gradle" in low or "cmake" in low) and _TOOL_CONFIG_RE.search(low)
+         or "gradle" in low or "cmake" in low or "/." in low or low[:1] == ".")
+        and _TOOL_CONFIG_RE.search(low)
     ):
         return "config"
     if _TOOL_DIR_RE.match(low):
