@@ -288,7 +288,7 @@ class _Server(MCPServer):
     """The SDK's server, saying what is wrong with a call's arguments as the language server
     says it: an argument a tool does not take is refused by name (the SDK dropped it without
     a word, so an agent's `maxFiles` or `root` was ignored), and a value of the wrong type is
-    one line (`'max_cycles' must be an integer, got "many"`), not pydantic's report."""
+    one line (`'max_cycles' must be an integer, got 'many'`), not pydantic's report."""
 
     _taken: dict[str, tuple[str, ...]] | None = None
 
