@@ -220,6 +220,9 @@ def test_what_bots_and_the_review_page_wrote_in_a_squash_is_no_task_word():
     assert "min_len" in kinds(q)
     kept = set(kinds(parse_task("[pre-commit.ci] pre-commit autoupdate: bump the ruff hooks")))
     assert {"autoupdate", "ruff", "hooks"} <= kept, kept
+    # as the whole task, on a branch, the line asks for the work at hand: its words stay
+    assert {"suggestions", "review"} <= set(kinds(parse_task(
+        "\n Apply suggestions from code review\n")))
 
 
 def test_a_pasted_git_log_and_commit_ids_say_no_task_words():

@@ -23,7 +23,8 @@ and the template's first heading was read as the task's title. Removed here are
   and date lines, commit ids and addresses (`8edbfe3…`, `0x7f3a9b2c`), a terminal's colours,
   Rust's panic boilerplate, pip's output, an interpreter's banner atop a pasted session
   (Python's, IPython's) and its look at a package's `__version__`, and HTML comments
-  (`_NOISE_RES`, `_ANSI_RE`, `_GIT_LOG_RE`).
+  (`_NOISE_RES`, `_ANSI_RE`, `_GIT_LOG_RE`); below the title, what bots and the review page
+  write into a squash merge (`_SQUASH_RES`).
 
 A heading that says anything else (`### Session cookie not refreshed`) stays, and so does
 every line of the reporter's own. query.py reads what is left.
@@ -203,10 +204,14 @@ _NOISE_RES = (
     re.compile(r"(?<![\w./#-])(?:0x)?(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,64}"
                r"(?![\w/-]|\.\w)"),
     re.compile(r"\[(?:svn|skip ci|ci skip|no ci|skip actions|actions skip)\]", re.I),
-    # a squash merge's list of the pull request's commits holds what bots and the review page
-    # wrote: pre-commit.ci's fix-ups (and its link), GitHub's "Apply suggestions from code
-    # review", merges of the base branch. Their words (`pre`, `commit`, `hooks`) named the
-    # linter's config file first; a task that *is* about pre-commit says so in its own words
+)
+
+# A squash merge's list of the pull request's commits holds what bots and the review page
+# wrote: pre-commit.ci's fix-ups (and its link), GitHub's "Apply suggestions from code review",
+# merges of the base branch. Their words (`pre`, `commit`, `hooks`) named the linter's config
+# file first. Only below the title: "Apply suggestions from code review" as the whole task, on
+# a branch, asks for the work at hand (the git signals), and a task about pre-commit says so.
+_SQUASH_RES = (
     re.compile(r"^[ \t]*(?:[-*][ \t]*)?\[pre-commit\.ci\][ \t]*auto fixes from pre-commit\.com "
                r"hooks[ \t]*$", re.M | re.I),
     re.compile(r"^[ \t]*for more information, see https://pre-commit\.ci/?[ \t]*$", re.M | re.I),
@@ -309,4 +314,8 @@ def strip_pasted(text: str) -> str:
     text = _LINE_RE.sub(_page_line, text)
     for rx in _NOISE_RES:
         text = rx.sub(" ", text)
-    return text
+    end = text.find("\n", len(text) - len(text.lstrip()))  # the title's end
+    head, body = (text, "") if end < 0 else (text[:end], text[end:])
+    for rx in _SQUASH_RES:
+        body = rx.sub(" ", body)
+    return head + body
