@@ -375,6 +375,36 @@ def test_the_file_a_task_names_stays_ahead_of_the_branch(tmp_path):
     assert work.files[0].path == "cli/completions.go", [f.path for f in work.files]
 
 
+def test_the_named_file_stays_ahead_however_sure_both_are(tmp_path):
+    """Both the file the task names (parcels.py) and the branch's cart say every word of the
+    task, so both scores are near 1, where a margin in evidence rounds to the same score and
+    the path decided (cart.py sorts first): the named file still leads."""
+    files = {
+        "shop/parcels.py": (
+            "class Parcel:\n    \"\"\"A box to ship, oversized or not.\"\"\"\n\n"
+            "    def __init__(self, weight, size):\n        self.weight = weight\n"
+            "        self.size = size\n\n    def weight_band(self):\n"
+            "        return 'heavy' if self.weight > 20 else 'light'\n"),
+        "shop/cart.py": (
+            "from shop.parcels import Parcel\n\n\n# oversized boxes ship as one parcel, by weight\n"
+            "class Cart:\n    def __init__(self):\n        self.items = []\n\n"
+            "    def parcel(self):\n"
+            "        return Parcel(sum(i.weight for i in self.items), len(self.items))\n"),
+        **{f"shop/misc{i}.py": f"def helper{i}(x):\n    return x\n" for i in range(12)},
+    }
+    root = make_repo(tmp_path / "ws", files)
+    git(root, "checkout", "-q", "-b", "total")
+    (root / "shop/cart.py").write_text(files["shop/cart.py"] + "\n    def total(self):\n"
+                                       "        return sum(i.price for i in self.items)\n")
+    git(root, "commit", "-qam", "cart: the total of its items")
+    res = Engine([root], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "Implement Parcel.dimensional_weight() for oversized boxes")
+    order = [f.path for f in res.files]
+    assert order[:2] == ["shop/parcels.py", "shop/cart.py"], order
+    assert res.files[0].relevance >= 0.8 and res.files[1].relevance >= 0.8
+    assert "changed on this branch" in res.files[1].reason
+
+
 def test_files_that_changed_together_with_the_work_before(tmp_path):
     """History: the invoice changed with the cart in three commits, shipping alone; the branch
     changes the cart. The invoice is evidence, with a reason that says how often; shipping and

@@ -25,7 +25,15 @@ from .index import Index
 from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
 from .run import Run
 from .search import SCOPE_HIT, SearchCache, concept_hits
-from .signals import BY_NAME, DECLARATION_RE, coverage_weight, evidence, reason, score
+from .signals import (
+    BY_NAME,
+    DECLARATION_RE,
+    coverage_weight,
+    evidence,
+    evidence_below,
+    reason,
+    score,
+)
 from .textmemo import TextMemo
 from .tokenize import identifier_terms, path_terms, stem, stemmed_terms
 
@@ -476,7 +484,7 @@ def _weigh_changes(run: Run, evals: list[Evaluation], w_cov: float, off: frozens
     if lead is not None and lead.file_id in by_name and run.lean < 1.0:
         theirs = run.changes.get(lead.path)
         if theirs is None or theirs.kind not in WORK_KINDS:
-            cap = evidence(lead, w_cov, off) - LEAD_MARGIN
+            cap = min(evidence(lead, w_cov, off) - LEAD_MARGIN, evidence_below(lead.score))
     for ev in evals:
         change = run.changes.get(ev.path)
         if change is None:

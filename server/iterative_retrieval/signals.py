@@ -177,10 +177,21 @@ def evidence(ev: Evaluation, w_coverage: float = W_COVERAGE,
     return z
 
 
+SCORE_DIGITS = 3
+"""A score's precision (decimals): what the ranking and every surface see."""
+
+
 def score(ev: Evaluation, w_coverage: float = W_COVERAGE,
           switched_off: frozenset[str] = frozenset()) -> float:
     """The file's own-evidence score in (0, 1); coverage weighs `w_coverage` (coverage_weight)."""
-    return round(sigmoid(evidence(ev, w_coverage, switched_off)), 3)
+    return round(sigmoid(evidence(ev, w_coverage, switched_off)), SCORE_DIGITS)
+
+
+def evidence_below(s: float) -> float:
+    """The most evidence whose score is a step below the score `s`: near 1 the logistic is
+    flat, and a margin in evidence alone rounds to the same score (the path then decides)."""
+    target = s - 0.6 * 10.0 ** -SCORE_DIGITS  # rounds to a step below
+    return math.log(target / (1.0 - target)) if target > 0 else -math.inf
 
 
 def reason(ev: Evaluation) -> str:
