@@ -79,17 +79,17 @@ AMBIGUOUS = 3
 """An import resolved by its last segment alone must name at most this many files."""
 _NOT_MODULES = frozenset({"js", "ts", "mjs", "cjs", "jsx", "tsx", "py", "go", "rs", "h", "hpp"})
 _STANDARD: dict[str, frozenset[str]] = {
-    "go": GO_STANDARD_PACKAGES, "rs": RUST_STANDARD_CRATES,
-    **dict.fromkeys(("java", "kt", "kts", "scala"), JVM_STANDARD_ROOTS),
-    **dict.fromkeys(("js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx"), NODE_BUILTINS),
+    "go": GO_STANDARD_PACKAGES, "rust": RUST_STANDARD_CRATES, "jvm": JVM_STANDARD_ROOTS,
+    "javascript": NODE_BUILTINS,
 }
-"""By the importer's extension: the first elements of the import paths that name the language's
-own library (languages/go.py, rust.py, jvm.py, javascript.py), never a file of the project."""
+"""By the importer's language family (languages/detect.py): the first elements of the import
+paths that name the language's own library (languages/go.py, rust.py, jvm.py, javascript.py),
+never a file of the project."""
 
 
 def _standard(importer: str, target: str) -> bool:
     """Whether a (non-relative) import names the language's own library."""
-    roots = _STANDARD.get(importer.rsplit(".", 1)[-1].lower())
+    roots = _STANDARD.get(family(language_for(importer)) or "")
     if not roots:
         return False
     if target.startswith("node:"):
