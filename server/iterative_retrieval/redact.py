@@ -538,16 +538,25 @@ _redacted = TextMemo(_redact_keeping)
 """A file's redacted text and what was masked in it, between retrievals too: the same top files
 come back often."""
 
-@functools.lru_cache(maxsize=8192)
-def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
-    """redact_text of a short string, and what it masked (lower-cased): the trace's terms and
-    the reasons' names come back in every cycle and retrieval."""
+def _redact_prose(s: str) -> tuple[str, tuple[str, ...]]:
+    """redact_text of prose (a task, a term, a reason), and what it masked (lower-cased)."""
     masked: list[str] = []
     # not the second stage: detect-secrets' keyword detector reads prose such as a reason's
     # "has `PasswordResetError`, `secret_key_rotation`" as an assignment; terms were learned
     # from redacted text, and `Redactor.masked` catches a piece of what the files masked
     return (redact_text(s, masked=masked, second_stage=False, prose=True),
             tuple(m.lower() for m in masked))
+
+
+_redact_short = functools.lru_cache(maxsize=8192)(_redact_prose)
+"""The trace's terms and the reasons' names come back in every cycle and retrieval."""
+CACHED_CHARS = 2000
+"""Longer strings (a pasted task, up to 200 000 characters) are redacted each time, not kept:
+a long-running server would hold thousands of them."""
+
+
+def _redact_words(s: str) -> tuple[str, tuple[str, ...]]:
+    return _redact_short(s) if len(s) <= CACHED_CHARS else _redact_prose(s)
 
 
 MIN_FRAGMENT = 5
