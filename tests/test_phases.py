@@ -899,6 +899,14 @@ def test_a_used_names_uses_are_whole_words_only():
     assert first_line(text, "RequestLogger", "go") == 5
     text = "x = glob('src/**/*.py')\ny = Session(x)\n"  # no block comment in Python
     assert first_line(text, "Session", "python") == 2
+    # the language's own reading: a `/*` in a string opens no comment, a string's words are
+    # no use, a comment marker in a string starts none
+    text = '// Session keeps the user\nconst glob = "src/*";\nconst s = new Session(glob);\n'
+    assert first_line(text, "Session", "javascript") == 3
+    text = 'log.error("Session(x) failed")\ns = Session(x)\n'
+    assert first_line(text, "Session", "python") == 2
+    text = 'url = "http://x/#Session"; Session()\n'
+    assert first_line(text, "Session", "python") == 1
 
 
 def test_an_indirect_file_shows_where_the_task_words_meet_unless_a_definition_carries_them():

@@ -12,7 +12,6 @@ files linked to the task's best files in the related band, with the link as the 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -23,6 +22,7 @@ from .languages.detect import family, language_for
 from .languages.go import STANDARD_PACKAGES as GO_STANDARD_PACKAGES
 from .languages.javascript import NODE_BUILTINS
 from .languages.jvm import STANDARD_ROOTS as JVM_STANDARD_ROOTS
+from .languages.outline import code_text
 from .languages.rust import STANDARD_CRATES as RUST_STANDARD_CRATES
 from .models import Evaluation, symbol_names
 from .run import Run
@@ -316,7 +316,8 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
     defs = run.index.named_definers(n.lower() for n in names)
     text = run.read_text(ev.path) or ""
     on_path = _task_line_names(text, task_stems)
-    kin = family(language_for(ev.path))
+    language = language_for(ev.path)
+    kin = family(language)
     any_case = kin in CASELESS
     ranked: list[tuple[float, str, tuple[str, ...]]] = []
     for name in names:
@@ -345,7 +346,7 @@ def uses_of(run: Run, ev: Evaluation) -> list[Use]:
               for w, name, paths in ranked]
     ranked.sort(key=lambda t: -t[0])
     # a name said only in prose is still a use: sympy's doctests show what a function works with
-    return [Use(name, ev.path, first_line(text, name, kin), paths, w)
+    return [Use(name, ev.path, first_line(text, name, language), paths, w)
             for w, name, paths in ranked[:USES_PER_FILE]]
 
 
@@ -410,74 +411,45 @@ def _count(text: str, name: str, limit: int) -> int:
 
 
 _COMMENT_STARTS = ("#", "//", "/*", "*", "--", ";", '"""', "'''")
+"""A line the cleaner left starting so is prose still (a language it does not know)."""
+_LINE_LEAD = " \t\x01"
+"""Indentation, and the mark of a line that starts inside a multi-line string or comment."""
 _IMPORT_STARTS = ("from ", "import ", "use ", "using ", "require", "#include")
 _USES_LOOKED_AT = 50
 
 
-_PROSE_RES = {
-    "python": re.compile(r'"""|\'\'\''),  # docstrings
-    "c": re.compile(r"/\*|\*/"),  # block comments, in the languages that write them
-}
-_C_BLOCKS = frozenset({"c", "javascript", "go", "rust", "jvm", "csharp", "swift", "php"})
-_prose_spans: TextMemo[tuple[list[int], list[int]]] = TextMemo()
+_code_texts: TextMemo[str | None] = TextMemo()
+"""code_text by (language, text): a file's uses are looked up again each cycle."""
 
 
-def _spans(rx: re.Pattern[str], text: str) -> tuple[list[int], list[int]]:
-    """Starts and ends of the text's docstrings (triple quotes, paired in order) or block
-    comments: a quick reading, not a parser (a quote inside a string may pair wrongly; the
-    reason's line is all it decides)."""
-    starts: list[int] = []
-    ends: list[int] = []
-    open_at, quote = -1, ""
-    for m in rx.finditer(text):
-        tok = m.group()
-        if open_at < 0:
-            if tok != "*/":
-                open_at, quote = m.start(), ("*/" if tok == "/*" else tok)
-        elif tok == quote:
-            starts.append(open_at)
-            ends.append(m.end())
-            open_at = -1
-    if open_at >= 0:
-        starts.append(open_at)
-        ends.append(len(text))
-    return starts, ends
-
-
-def _in_prose(spans: tuple[list[int], list[int]], i: int) -> bool:
-    starts, ends = spans
-    k = bisect_right(starts, i) - 1
-    return k >= 0 and i < ends[k]
-
-
-def first_line(text: str, name: str, kin: str | None = None) -> int:
+def first_line(text: str, name: str, language: str | None = None) -> int:
     """1-based line of the first use of `name` in text (code_line), else of its first
     whole-word mention; 0 when absent."""
-    line = code_line(text, name, kin)
+    line = code_line(text, name, language)
     if line:
         return line
     i = next(_word_starts(text, name), None)
     return text.count("\n", 0, i) + 1 if i is not None else 0
 
 
-def code_line(text: str, name: str, kin: str | None = None) -> int:
+def code_line(text: str, name: str, language: str | None = None) -> int:
     """1-based line of the first use of `name` in text — an import, a call, or a type's
-    mention — on a line that is no comment, nor in a docstring or a block comment (in the
-    family `kin`'s way of writing them): the line a reason points the reader to (flask's
-    app.py says `response` in a comment 1100 lines before it calls `json.response(`). 0 when
-    the text names it only in prose, or not at all."""
+    mention — in code: not in a comment, a docstring or a string, as the language's own
+    cleaner reads them (languages.outline.code_text): the line a reason points the reader to
+    (flask's app.py says `response` in a comment 1100 lines before it calls
+    `json.response(`). 0 when the text names it only in prose, or not at all."""
     is_type = _TYPE_RE.fullmatch(name) is not None
-    style = "python" if kin == "python" else "c" if kin in _C_BLOCKS else None
-    spans = ([], []) if style is None else _prose_spans.get(
-        (style, text), text, lambda t: _spans(_PROSE_RES[style], t))
-    for i in islice(_word_starts(text, name), _USES_LOOKED_AT):
-        start = text.rfind("\n", 0, i) + 1
-        before = text[start:i].lstrip()
-        if before.startswith(_COMMENT_STARTS) or _in_prose(spans, i):
+    code = _code_texts.get((language, text), text, lambda t: code_text(t, language))
+    if code is None:
+        code = text  # a kind with no code: its lines are read as written
+    for i in islice(_word_starts(code, name), _USES_LOOKED_AT):
+        start = code.rfind("\n", 0, i) + 1
+        before = code[start:i].lstrip(_LINE_LEAD)
+        if before.startswith(_COMMENT_STARTS):
             continue
         if is_type or before.startswith(_IMPORT_STARTS) or \
-                text[i + len(name):i + len(name) + 40].lstrip(" \t").startswith("("):
-            return text.count("\n", 0, i) + 1
+                code[i + len(name):i + len(name) + 40].lstrip(" \t").startswith("("):
+            return code.count("\n", 0, i) + 1
     return 0
 
 

@@ -64,6 +64,17 @@ CLEANERS: dict[str, re.Pattern[str]] = {
 _BLANKED = str.maketrans("", "", '\x01" \t')
 
 
+def code_text(text: str, language: str | None) -> str | None:
+    """The text with its strings emptied and its comments blanked by the language's own
+    cleaner, line for line (a line's number is the same; its columns are not); None for
+    plain-text kinds, which have no code."""
+    lang = language.lower() if isinstance(language, str) else None
+    if lang in NO_OUTLINE:
+        return None
+    return clean(CLEANERS.get(lang, generic.SPEC.cleaner) if lang else generic.SPEC.cleaner,
+                 text)
+
+
 def prose_lines(text: str, language: str | None) -> frozenset[int]:
     """The 1-based numbers of the lines that hold only comments or strings (a docstring, a doc
     comment, a template's text): prose, not code. Unknown and plain-text languages: none."""
