@@ -308,6 +308,27 @@ def test_feedback_never_learns_a_stop_word_however_the_index_stems_it(tmp_path):
     assert not learned & {"alread", "alwa", "already", "always"}, learned
 
 
+def test_feedback_never_learns_the_markup_of_documented_code(tmp_path):
+    """Documented code says `:param`, `.. versionchanged::` and `:rtype:` in every docstring,
+    and typed code `# type: ignore[…]`: frequent in the best files and rare elsewhere, they are
+    still no word of what it does."""
+    doc = ('    """Post it.\n\n    :param entry: the entry\n    :rtype: Ledger\n\n'
+           '    .. versionchanged:: 2.0\n        :param entry: also a dict\n    """\n'
+           '    entry.seen = True  # type: ignore[union-attr]\n'
+           '    entry.kept = True  # type: ignore[union-attr]  # noqa: E501\n')
+    files = {"src/ledger.py": "def post_ledger(entry):\n" + doc + "    return ledger_balance(entry)\n"
+             "\ndef void_ledger(entry):\n" + doc + "    return ledger_balance(entry)\n",
+             "src/balance.py": "def ledger_balance(entry):\n" + doc + "    return entry.ledger_total\n",
+             **MISC}
+    eng, idx = engine_for(tmp_path, files)
+    q, run, _, evals = run_cycle(eng, idx, "the ledger posting is wrong")
+    learned = {t for c in refine(run, q, evals, [], Gaps([], []), set()).query.keywords
+               if c.kind == "learned" for t in c.terms}
+    assert learned, "feedback learned nothing at all"
+    assert not learned & {"param", "rtyp", "rtype", "versionchang", "versionchanged", "ignor",
+                          "ignore", "union", "attr", "noqa"}, learned
+
+
 RATE_LIMITS = {
     "api/limits.py": (
         "def check_limit(request):\n    # throttling: requests over the budget are throttled\n"

@@ -43,7 +43,21 @@ MAX_FOCUS = 6
 FEEDBACK_TERMS_PER_FILE = 120
 FEEDBACK_POOL = 80
 
-_term_counts = TextMemo(term_counts, 4_000_000)
+PRAGMA_RE = re.compile(
+    r"(?:#|//|/\*)\s*(?:type:\s*ignore\b|noqa\b|pragma\b|pylint:|mypy:|pyright:|fmt:|isort:|"
+    r"nolint\b|@ts-(?:ignore|expect-error|nocheck)\b|eslint-(?:disable|enable)|prettier-ignore\b|"
+    r"istanbul ignore\b|c8 ignore\b|NOSONAR\b)[^\n]*",
+)
+"""A comment that is an instruction to a tool (`# type: ignore[attr-defined]`, `# noqa: E501`,
+`// eslint-disable-next-line no-console`): its words are the tool's, not the code's (flask's
+nineteen `type: ignore` had `ignore` learned)."""
+
+
+def _counts_of_code(text: str) -> Counter[str]:
+    return term_counts(PRAGMA_RE.sub(" ", text))
+
+
+_term_counts = TextMemo(_counts_of_code, 4_000_000)
 """A file's term counts, between retrievals too (a Counter holds more than its text)."""
 
 
@@ -156,11 +170,22 @@ def _weaker(c: Concept, superseded_words: set[str]) -> Concept:
     return c
 
 
-_NOT_LEARNED = frozenset({stem(w) for w in ENGLISH_STOP | CODE_STOP} | STOP_WORDS | CODE_STOP
-                         | TASK_VERBS)
-"""Stop words, keywords and task verbs; English's and the languages' own also as the index
-stems them (`already` is `alread` there, `package` `packag`). Not the issue words' stems:
-`issu` is also `issued` in `issueAccessToken`."""
+DOC_MARKUP = frozenset(
+    """
+    param params parameter parameters rtype returns yields raises seealso note notes example
+    examples todo versionadded versionchanged deprecated ivar cvar vartype meth func attr exc
+    autoclass autofunction automodule automethod autoattribute doctest testsetup testcode
+    typedef inheritdoc fileoverview memberof noqa nolint pragma nocover pylint eslint
+    """.split()
+)
+"""The words of docstring and comment markup (reST fields, directives and roles, numpydoc
+sections, JSDoc tags, linter pragmas): frequent in the best files' text because they are
+documented, they say nothing of what the code does (`versionchanged`, `param` were learned)."""
+_NOT_LEARNED = frozenset({stem(w) for w in ENGLISH_STOP | CODE_STOP | DOC_MARKUP} | STOP_WORDS
+                         | CODE_STOP | DOC_MARKUP | TASK_VERBS)
+"""Stop words, keywords, documentation markup and task verbs; English's and the languages' own
+also as the index stems them (`already` is `alread` there, `package` `packag`). Not the issue
+words' stems: `issu` is also `issued` in `issueAccessToken`."""
 
 
 def _feedback(run: Run, evals: list[Evaluation], known: set[str]) -> list[Concept]:
