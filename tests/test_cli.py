@@ -187,7 +187,7 @@ def test_json_schema_fields():
             str(EXAMPLES / "auth-service"), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert out["schema_version"] == "1.4"
+    assert out["schema_version"] == "1.5" and out["warnings"] == []
     assert set(out) >= {"schema_version", "task", "files", "trace", "stats"}
     f = out["files"][0]
     assert set(f) >= {"path", "relevance", "band", "role", "reason", "missing", "cycle", "regions"}

@@ -223,3 +223,32 @@ async def test_the_git_base_of_a_folder_and_of_a_request(stacked: LanguageClient
         await asyncio.sleep(0.05)
     assert found == {"shop/shipping.py"}
     assert rebuilds() == before
+
+
+async def test_a_folder_s_own_git_base_that_is_no_commit_warns_and_the_rest_goes_on(
+        stacked: LanguageClient):
+    """A workspace folder whose own gitBase names no commit there does not fail every
+    retrieve: that folder's branch is measured from the default branch, the result says so
+    (`warnings`, also in the log), and the other folder keeps its own base. A request's
+    gitBase that is no commit still fails the request."""
+    client = stacked
+    one, two = client.folders
+    await wait_ready(client)
+    client.set_configuration({"gitBase": "release/9"}, section="iterativeRetrieval",
+                             scope_uri=two.as_uri())
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    for _ in range(400):  # the server pulls the folders' sections, then applies them
+        result = await retrieve(client, task=WORK)
+        if result["warnings"]:
+            break
+        await asyncio.sleep(0.05)
+    assert result["warnings"] == [
+        f"git base 'release/9' is no branch, tag or commit in {two} (the folder's gitBase "
+        "setting): its branch was measured from the default branch instead"]
+    assert on_branch(result, two) == {"shop/cart.py", "shop/shipping.py"}  # from main
+    assert on_branch(result, one) == {"shop/shipping.py"}  # its own base, cart-discount
+    assert on_branch(await retrieve(client, task=WORK, root=str(one)), one) == {"shop/shipping.py"}
+    assert (await retrieve(client, task=WORK, root=str(one)))["warnings"] == []
+    with pytest.raises(JsonRpcException) as err:
+        await retrieve(client, task=WORK, gitBase="release/9")
+    assert "git base 'release/9' is no branch, tag or commit in" in err.value.message

@@ -119,7 +119,7 @@ def test_retrieve_context_markdown_and_json(mcp):
     assert "`src/auth/tokens.ts`" in md
 
     data = r.structured_content
-    assert data["schema_version"] == "1.4"
+    assert data["schema_version"] == "1.5" and data["warnings"] == []
     assert data["task"] == TASK
     paths = [f["path"] for f in data["files"]]
     assert set(paths) >= AUTH_FILES

@@ -115,3 +115,17 @@ def test_a_task_that_finds_nothing_says_what_was_searched_and_why_it_stopped(tmp
     assert found.files and "no file" not in found.trace[-1].stop_reason
     assert once.trace[-1].stop_reason == (  # whatever stopped the loop, the why is said
         "max cycles reached: no file in scope says the task's words")
+
+
+def test_the_terminal_view_says_each_warning_under_the_task():
+    """A run's warnings (a folder's gitBase that names no commit) come right under the task,
+    before the files; a run without any shows no such line."""
+    from dataclasses import replace
+
+    raw = json.loads((FIXTURES / "auth-result.json").read_text("utf-8"))
+    result = parse_render(({"result": raw},)).result
+    warning = ("git base 'release/9' is no branch, tag or commit in /w/api (the folder's "
+               "gitBase setting): its branch was measured from the default branch instead")
+    lines = to_text(replace(result, warnings=[warning])).splitlines()
+    assert lines[:3] == [f"Task: {result.task}", f"Warning: {warning}", ""]
+    assert not any(ln.startswith("Warning:") for ln in to_text(result).splitlines())

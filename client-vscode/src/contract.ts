@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 
-export const SCHEMA_VERSION = "1.4";
+export const SCHEMA_VERSION = "1.5";
 
 /** The most paths (or terms) one hint list of `retrieve` may hold. */
 export const MAX_HINT_PATHS = 200;
@@ -236,6 +236,8 @@ export interface ResultJson {
   files: FileJson[];
   trace: CycleTraceJson[];
   stats: StatsJson;
+  /** What the run could not do as configured, and what it did instead: a workspace folder's own gitBase setting that names no commit there (that folder's branch is measured from the default branch). Empty when all went as set (1.5). */
+  warnings: string[];
 }
 
 /** The one argument of `iterativeRetrieval.retrieve`. */

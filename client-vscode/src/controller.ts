@@ -160,6 +160,10 @@ export class Controller {
       );
       if (id === this.runId) {
         this.view.setState({ kind: 'done', result, excluded: this.relative(this.excluded), pinned: this.relative(this.pinned) });
+        for (const w of result.warnings ?? []) {  // a setting to fix: said once per run, beside the sidebar's row
+          this.server.output.warn(w);
+          void vscode.window.showWarningMessage(`${EXTENSION_NAME}: ${w}`);
+        }
       }
       return result;
     } catch (err) {

@@ -100,6 +100,7 @@ export function normalizeResult(value: RetrievalResult): RetrievalResult {
     task: value.task,
     roots: asStrings(value.roots),
     stats: asRecord(value.stats),
+    warnings: asStrings(value.warnings),
     files: value.files.map((f) => ({
       ...f,
       reason: f.reason ?? '',

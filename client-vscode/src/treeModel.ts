@@ -206,6 +206,8 @@ export function buildTree(state: ViewState): Node[] {
       ].filter(Boolean).join('\n\n');
       const counts = (pinned.length ? ` · ${pinned.length} pinned` : '') + (state.excluded.length ? ` · ${state.excluded.length} excluded` : '');
       const rows: Node[] = [taskNode(r.task, resultSummary(r) + counts, { id: 'search' }, extra)];
+      // what the run could not do as configured (a folder's gitBase that names no commit)
+      (r.warnings ?? []).forEach((w, i) => rows.push(message(`warning-${i}`, oneLine(w, 200), 'warning', w)));
       if (!r.files.length) {
         const stop = r.trace.at(-1)?.stop_reason;
         rows.push(message('none', 'No relevant files found', 'info',

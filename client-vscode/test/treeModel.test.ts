@@ -162,6 +162,19 @@ test('normalizing fills missing optional fields of files and cycles', () => {
   assert.equal(buildTree({ kind: 'done', result: r, excluded: [] })[1].collapse, 'none');
 });
 
+test("a run's warnings are rows under the task, before the files", () => {
+  const warning = "git base 'release/9' is no branch, tag or commit in /w/two (the folder's gitBase setting): "
+    + 'its branch was measured from the default branch instead';
+  const r = normalizeResult({ ...JSON.parse(JSON.stringify(raw)), warnings: [warning] } as RetrievalResult);
+  const rows = done(r);
+  assert.deepEqual(rows.slice(0, 3).map((n) => `${n.contextValue}:${n.icon?.id}`),
+    ['task:search', 'message:warning', 'file:circle-large-filled']);
+  assert.equal(rows[1].tooltip, warning);
+  assert.ok(rows[1].label.startsWith("git base 'release/9' is no branch"), rows[1].label);
+  assert.deepEqual(normalizeResult({ task: 't', files: [], trace: [] } as unknown as RetrievalResult).warnings, []);
+  assert.equal(done().filter((n) => n.id.startsWith('warning-')).length, 0);
+});
+
 test('the index status is read from the status answer (contract StatusJson)', () => {
   const answer: StatusJson = {
     state: 'ready',

@@ -41,7 +41,7 @@ from .config import (
     task_problem,
 )
 
-SCHEMA_VERSION = "1.4"
+SCHEMA_VERSION = "1.5"
 """The result's version: a minor version adds fields, a major one removes or changes one."""
 
 FORMATS = ("markdown", "json", "xml")
@@ -381,6 +381,10 @@ class ResultJson(TypedDict):
     files: list[FileJson]
     trace: list[CycleTraceJson]
     stats: StatsJson
+    warnings: Annotated[list[str], Doc(
+        "What the run could not do as configured, and what it did instead: a workspace "
+        "folder's own gitBase setting that names no commit there (that folder's branch is "
+        "measured from the default branch). Empty when all went as set (1.5).")]
 
 
 # -- the language server's commands (docs/lsp.md) ---------------------------------------------

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .changes import NONE as NO_CHANGES
-from .changes import lean, read_changes, without_process_words, work_words
+from .changes import Changes, UnknownBase, lean, read_changes, without_process_words, work_words
 from .config import SNIFF_BYTES, Settings, ablated
 from .context import build_context, estimate_tokens, frames_in, select
 from .contract import ExplanationJson, RootStatusJson
@@ -336,6 +336,7 @@ class Engine:
         steer: dict[Path, RootHints] = {}
         scored: list[tuple[Path, Evaluation]] = []
         traces = []
+        warnings: list[str] = []
         runs: dict[Path, Run] = {}
         caches = {root: SearchCache() for root in roots}
         texts: dict[tuple[Path, str], str | None] = {}  # each file read once per retrieval
@@ -345,7 +346,7 @@ class Engine:
             mine = s.for_folder(self.folders.get(root), self.settings)
             asked = query if mine is s else replace(
                 query, excludes=tuple(mine.exclude), required_patterns=tuple(mine.include))
-            work = (read_changes(root, base_ref=mine.git_base)
+            work = (self._changes(root, mine.git_base, s.git_base, warnings)
                     if s.git_signals and not ablated("changes") else NO_CHANGES)
             # nothing is learned from a credential a commit message pasted
             borrowed = work_words(said, work, (lambda w: red.words(w) == w) if red else None)
@@ -399,9 +400,26 @@ class Engine:
             "index_seconds": round(t_index, 3),
             "seconds": round(time.perf_counter() - t0, 3),
         }
-        result = RetrievalResult(task, files, traces, stats, [str(r) for r in roots])
+        result = RetrievalResult(task, files, traces, stats, [str(r) for r in roots], warnings)
         # the one choke point: every surface serialises this result, masked as a whole
         return red.result(result) if red is not None else result
+
+    @staticmethod
+    def _changes(root: Path, base: str | None, asked: str | None, warnings: list[str]) -> Changes:
+        """The work in progress of a root, measured from `base` (its folder's gitBase, else
+        `asked`: the request's or the workspace's). A request's base that names no commit
+        fails the request (UnknownBase); a folder's own setting that does not is that folder's
+        problem alone: its branch is measured from the default branch, with a warning, and
+        the other folders' retrievals go on."""
+        try:
+            return read_changes(root, base_ref=base)
+        except UnknownBase as exc:
+            if base == asked:
+                raise
+            warnings.append(f"{exc} (the folder's gitBase setting): its branch was measured "
+                            f"from the default branch instead")
+            log.warning("%s", warnings[-1])
+            return read_changes(root)
 
     def _reader(
         self, root: Path, texts: dict[tuple[Path, str], str | None] | None = None,

@@ -381,6 +381,8 @@ class RetrievalResult:
     trace: list[CycleTrace]
     stats: dict[str, Any]
     roots: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What the run could not do as configured, and what it did instead."""
 
     def to_dict(self) -> ResultJson:
         """The wire object (contract.ResultJson): the same on every surface."""
@@ -391,6 +393,7 @@ class RetrievalResult:
             "files": [f.to_dict() for f in self.files],
             "trace": [t.to_dict() for t in self.trace],
             "stats": cast(StatsJson, self.stats),
+            "warnings": list(self.warnings),
         }
 
 

@@ -633,7 +633,8 @@ class Redactor:
             )
             trace.append(replace(t, query=query, learned=[w(x) for x in t.learned],
                                  gaps=[w(g) for g in t.gaps]))
-        return replace(result, task=w(result.task), files=files, trace=trace)
+        return replace(result, task=w(result.task), files=files, trace=trace,
+                       warnings=[w(x) for x in result.warnings])
 
 
 def redact_result(result: RetrievalResult) -> RetrievalResult:

@@ -44,7 +44,7 @@ def to_json(result: RetrievalResult) -> str:
 
 def to_text(result: RetrievalResult, show_regions: bool = False, color: bool = False) -> str:
     """The terminal view: rank, relevance, band, path, reason; then the trace."""
-    lines = [f"Task: {one_line(result.task)}", ""]
+    lines = [f"Task: {one_line(result.task)}", *(f"Warning: {w}" for w in result.warnings), ""]
     if not result.files:
         lines.append("No relevant files found.")
     many = len(result.roots) > 1
