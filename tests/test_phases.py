@@ -185,6 +185,21 @@ def test_refine_learns_variants_and_synonyms(tmp_path):
     assert learned["password"].kind == "synonym" and learned["password"].origin == ("passwd",)
 
 
+def test_a_numbered_copy_of_a_word_is_no_variant_of_it(tmp_path):
+    """A weak task word whose close spellings in the index are only the word numbered
+    (`option1`, `option2`: a test's `option_1`, `option_2`) gets no variant: they are the word
+    itself; a real other spelling still is one (`paramters` → `parameters`)."""
+    files = {"cli/opts.py": "def parse_parameters(argv):\n    return [opt for opt in argv]\n",
+             "cli/cases.py": "option_1 = 1\noption_2 = 2\noption_3 = 3\n", **MISC}
+    eng, idx = engine_for(tmp_path, files)
+    task = "the option parser drops the paramters"
+    _, run, _, _ = run_cycle(eng, idx, task)
+    got = variants_and_synonyms(run, Gaps([], ["option", "paramters"]), set())
+    variants = {c.text: c.origin for c in got if c.kind == "variant"}
+    assert not {"option_1", "option_2", "option_3", "option1", "option2"} & set(variants), variants
+    assert variants.get("parameters") == ("paramters",), variants
+
+
 def test_a_stand_in_counts_once_for_a_word_the_code_says(tmp_path):
     """A file that says only a synonym of a task word the code says elsewhere covers that word
     at the stand-in's share; the synonym is no learned evidence on top (it counted twice:

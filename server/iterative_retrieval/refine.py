@@ -353,7 +353,9 @@ def variants_and_synonyms(run: Run, gaps: Gaps, known: set[str]) -> list[Concept
 
             for term, _score, _ in process.extract(key, choices, scorer=fuzz.ratio, limit=3,
                                                    score_cutoff=84):
-                if term in seen or term == key:
+                # a numbered copy of the word (`option_1`, `option_2`: a test's names) is the
+                # word itself, not another spelling of it
+                if term in seen or term.rstrip("0123456789") == key:
                     continue
                 seen.add(term)
                 word = surface_of(index, term, cache, read_text)
