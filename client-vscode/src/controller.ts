@@ -51,6 +51,8 @@ export interface RunOptions {
 export class Controller {
   private lastTask: string | undefined;
   private runId = 0;
+  /** The warnings already shown as a notification: each once a session (the sidebar shows them every run). */
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -160,9 +162,12 @@ export class Controller {
       );
       if (id === this.runId) {
         this.view.setState({ kind: 'done', result, excluded: this.relative(this.excluded), pinned: this.relative(this.pinned) });
-        for (const w of result.warnings ?? []) {  // a setting to fix: said once per run, beside the sidebar's row
-          this.server.output.warn(w);
-          void vscode.window.showWarningMessage(`${EXTENSION_NAME}: ${w}`);
+        for (const w of result.warnings ?? []) {  // a setting to fix: the sidebar's row says it every run
+          if (!this.warned.has(w)) {
+            this.warned.add(w);
+            this.server.output.warn(w);
+            void vscode.window.showWarningMessage(`${EXTENSION_NAME}: ${w}`);
+          }
         }
       }
       return result;
