@@ -110,6 +110,9 @@ function registerParticipant(controller: Controller): vscode.Disposable | undefi
     stream.button({ command: Commands.findContext, title: 'Show in Sidebar', arguments: [task] });
     // what a follow-up in this chat builds on (chatTask.ts lastRun)
     const metadata = { task, files: result.files.map((f) => f.path), pinned: chat.pinned, learned: learnedTerms(result) };
+    for (const w of result.warnings ?? []) {  // a setting of the user's to fix (the sidebar shows it too)
+      stream.markdown(new vscode.MarkdownString('\n\n').appendText(`Warning: ${w}`).appendMarkdown('\n'));
+    }
     const missed = missedPins(chat.pinned, result);
     if (missed.length) {
       stream.markdown(`\n\nAttached but outside the workspace folders, so not read: ${missed.map((p) => `\`${p}\``).join(', ')}.\n`);
