@@ -911,6 +911,26 @@ def test_words_in_a_row_find_the_name_the_code_joins_them_into(tmp_path):
     assert "worker start timeout" in pool.reason, pool.reason
 
 
+def test_a_hyphenated_word_finds_the_one_word_the_code_writes(tmp_path):
+    """"f-strings" is `fstring` in the code: the file about f-strings comes before one that
+    says string and quotes more often, and its reason says the word as the task wrote it."""
+    write_files(tmp_path / "ws", {
+        "fmt/fstrings.py": "def normalize_fstring_quotes(leaf):\n"
+                           "    if is_fstring(leaf):\n        return leaf\n\n\n"
+                           "def is_fstring(leaf):\n    return leaf.prefix == 'f'\n",
+        "fmt/strings.py": "def normalize_string_quotes(string):\n"
+                          "    # prefer double quotes: a string's quotes, escaped quotes\n"
+                          "    return string.replace(\"'\", '\"')\n\n\n"
+                          "def string_quotes(string):\n    return string[0]\n",
+        **{f"fmt/misc/m{i}.py": f"M{i} = {i}\n" for i in range(10)},
+    })
+    result = Engine([tmp_path / "ws"], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "Quotes in f-strings are normalized wrongly")
+    paths = [f.path for f in result.files]
+    assert paths[0] == "fmt/fstrings.py", paths
+    assert "f-strings" in result.files[0].reason, result.files[0].reason
+
+
 def test_a_used_names_uses_are_whole_words_only():
     """A name inside another (`x_Session`, `$Session`, `éSession`, `SessionManager`) is no use of
     it; the count stops at what the weight needs."""

@@ -6,6 +6,7 @@ import pytest
 from bench.quality.wrap import GITHUB_BUG
 
 from iterative_retrieval.query import conventional_header, parse_task
+from iterative_retrieval.tokenize import stem
 
 
 def kinds(q):
@@ -32,6 +33,27 @@ def test_words_in_a_row_are_searched_as_the_name_code_would_write():
         "link headers"]
     assert phrases(parse_task("cache, retry: backoff")) == []
     assert not any(c.strong for c in q.keywords if c.kind == "phrase")  # never a critical gap
+
+
+def test_a_hyphenated_word_is_searched_as_the_one_word_code_writes():
+    """Prose writes `f-strings`, `time-out`, `--dry-run`; code writes `fstring`, `timeout`,
+    `dry_run`: each hyphenated word is a joined term of its own, single letters included, as
+    written in the trace. Not one of stop words only, nor a chain of four parts or more."""
+    q = parse_task("Crash on f-strings with a time-out; `--dry-run` prints nothing; on-the-fly "
+                   "re-try of a well-known long-winded-run-on thing")
+    joined = {c.text: c.terms for c in q.keywords if c.kind == "phrase"}
+    assert joined["f-strings"] == (stem("fstring"),)
+    assert joined["time-out"] == ("timeout",) and joined["dry-run"] == ("dryrun",)
+    assert joined["re-try"] == (stem("retry"),) and joined["well-known"] == ("wellknown",)
+    assert "on-the-fly" in joined  # a word among stop words
+    assert not any(t.count("-") >= 3 or t.startswith("long-") for t in joined)
+    assert phrases(parse_task("wrap the multi-line strings")) == ["multi-line", "line strings"]
+    assert phrases(parse_task("wrap it in-between")) == []  # stop words only
+    assert phrases(parse_task("a a-b")) == []  # too short to be a name
+    # it stands in for the task's words among its parts
+    q = parse_task("the sub-command's e-mail")
+    origin = {c.text: c.origin for c in q.keywords if c.kind == "phrase"}
+    assert origin["sub-command"] == ("sub", "command") and origin["e-mail"] == ("mail",)
 
 
 def test_plain_task_drops_stop_words_and_task_verbs():

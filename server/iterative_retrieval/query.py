@@ -28,6 +28,10 @@ W_PHRASE, MAX_PHRASES = 1.0, 12
 evaluate.py leaves it out of the task's mass)."""
 _PHRASE_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]++(?: ++[A-Za-z]++)+")
 """Only from a word's start: from inside a long word it scanned the rest again (quadratic)."""
+_COMPOUND_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]++(?:-[A-Za-z]++)++")
+"""A hyphenated word (`f-strings`, `time-out`, `--dry-run`): prose writes with a hyphen what
+code writes as one word or one name (`fstring`, `timeout`, `dry_run`)."""
+MAX_COMPOUND_PARTS = 3
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
 W_GENERIC, MAX_GENERIC = 0.6, 6
 """The task's generic words (verbs, issue vocabulary), searched only when nothing else matched."""
@@ -389,7 +393,8 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
 
     # 5. words in a row, as the one name code would write them
     said = {t for c in concepts.values() for t in c.terms}
-    for phrase in [] if ablated("phrases") else _phrases(title + "\n" + prose, said):
+    words = {c.terms[0]: c.text for c in concepts.values() if c.kind == "word"}
+    for phrase in [] if ablated("phrases") else _phrases(title + "\n" + prose, said, words):
         add(phrase)
 
     lowered = text.lower()
@@ -431,13 +436,28 @@ def _capitalized(prose: str) -> tuple[str, ...]:
     return tuple(out)[:MAX_IDENTS]
 
 
-def _phrases(text: str, taken: set[str]) -> list[Concept]:
-    """The task's runs of two and three words (no stop word among them), each joined as the
-    one name code would write it: "worker start timeout" is WORKER_START_TIMEOUT's whole term,
-    "token expiry" tokenExpiry's. The longer first, at most MAX_PHRASES; most are names no
-    file has, and cost one index lookup each."""
+def _phrases(text: str, taken: set[str], word_of: dict[str, str] | None = None) -> list[Concept]:
+    """The task's hyphenated words, then its runs of two and three words (no stop word among
+    them), each joined as the one name code would write it: "worker start timeout" is
+    WORKER_START_TIMEOUT's whole term, "token expiry" tokenExpiry's, "f-strings" `fstring`. The
+    longer first, at most MAX_PHRASES; most are names no file has, and cost one index lookup
+    each. A hyphenated word stands in for the task's words among its parts (`word_of`: stem →
+    the word's concept): code that says `fstring` says what "f-strings" means better than code
+    that says `string`."""
+    word_of = word_of or {}
     out: list[Concept] = []
     taken = set(taken)
+    for compound in _COMPOUND_RE.findall(text[:4000]):
+        parts = compound.lower().split("-")
+        joined = stem("".join(parts))
+        if len(parts) > MAX_COMPOUND_PARTS or len(joined) < 4 or joined in taken \
+                or all(w in ENGLISH_STOP for w in parts):
+            continue
+        taken.add(joined)
+        parts_said = tuple(dict.fromkeys(word_of[t] for p in parts if (t := stem(p)) in word_of))
+        out.append(Concept(compound.lower(), "phrase", W_PHRASE, (joined,), parts_said))
+        if len(out) >= MAX_PHRASES:
+            return out
     for run in _PHRASE_RUN_RE.findall(text[:4000]):
         words = run.lower().split()
         for size in (3, 2):
