@@ -188,6 +188,32 @@ def test_plugin_fills_the_quickfix_list_and_copies_markdown(tmp_path, workspace,
     assert seen["capped"] == [200, (ws / "f6.ts").as_uri(), (ws / "f205.ts").as_uri()]
 
 
+@pytest.mark.parametrize("nvim", all_nvims())
+def test_plugin_shows_a_result_s_warnings_once_a_session(tmp_path, nvim):
+    """A result's `warnings` (what the run could not do as asked) reach vim.notify as warnings,
+    once a session as in VS Code: the second retrieve with the same warning says only its
+    count of files."""
+    if nvim == "missing":
+        find_nvim()
+    out = tmp_path / "out.json"
+    env = dict(os.environ, IR_PLUGIN=str(PLUGIN), IR_OUT=str(out), IR_ROOT=str(tmp_path),
+               XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    p = subprocess.run([nvim, "--headless", "--clean", "-u", "NONE", "-c",
+                        f"luafile {DRIVER.parent / 'warnings_driver.lua'}"],
+                       env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                       stdin=subprocess.DEVNULL, check=False)
+    assert out.exists(), f"nvim exited {p.returncode}: {p.stderr[-2000:]}"
+    seen = json.loads(out.read_text())
+    assert "error" not in seen, seen["error"]
+    assert seen["command"] == "iterativeRetrieval.retrieve" and seen["qf"] == 1
+    warning = f"iterative-retrieval: git base 'release/9' is no branch, tag or commit in {tmp_path}"
+    assert [n for n in seen["notes"] if n["warn"]] == [{"msg": warning, "warn": True}]
+    assert [n["msg"] for n in seen["notes"] if not n["warn"]] == [
+        'iterative-retrieval: 1 files for "fix the parser"',
+        'iterative-retrieval: 1 files for "fix the parser again"']
+
+
 def test_the_plugin_caps_hint_lists_as_the_server_does():
     """The plugin's MAX_HINT_PATHS, which Lua cannot import, is contract.py's."""
     from iterative_retrieval.contract import MAX_HINT_PATHS

@@ -55,6 +55,7 @@ local seen = {} -- client id -> progress token -> what was last reported (before
 
 local has_011 = vim.fn.has("nvim-0.11") == 1
 M.steer = {} -- root -> { pinned = { path, ... }, excluded = { path, ... } } (absolute paths)
+M.warned = {} -- the result warnings already shown this session (docs/json-schema.md: warnings)
 
 local function notify(msg, level)
   vim.notify("iterative-retrieval: " .. msg, level or vim.log.levels.INFO)
@@ -310,6 +311,14 @@ function M.context(task, opts)
       vim.cmd("copen")
     end
     notify(string.format("%d files for %q", #items, task:sub(1, 60)))
+    -- what the run could not do as asked (a folder's stale gitBase): once a session, as VS
+    -- Code does, not at every retrieve
+    for _, warning in ipairs(result.warnings or {}) do
+      if not M.warned[warning] then
+        M.warned[warning] = true
+        notify(warning, vim.log.levels.WARN)
+      end
+    end
   end)
 end
 
