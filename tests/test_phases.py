@@ -931,6 +931,34 @@ def test_a_hyphenated_word_finds_the_one_word_the_code_writes(tmp_path):
     assert "f-strings" in result.files[0].reason, result.files[0].reason
 
 
+def test_a_path_the_task_names_takes_nothing_from_the_other_files(tmp_path):
+    """A squash merge's "* Unpin websockets in setup.py" names setup.py: it comes first, and the
+    module that does what the rest of the task says still implements it — the named path
+    weighed in every other file's share of the task (it was related, 0.63; on uvicorn's tree,
+    with more words in the task, under 0.2 and not handed out)."""
+    write_files(tmp_path / "ws", {
+        "setup.py": "from setuptools import setup\n\n\ndef get_version():\n    return '0.3'\n\n\n"
+                    "setup(name='srv', version=get_version(), install_requires=['websockets==8.0'])\n",
+        "srv/protocols/websocket_impl.py":
+            "import websockets\n\n\nclass WebSocketProtocol(websockets.WebSocketServerProtocol):\n"
+            "    def handshake_response(self, headers):\n"
+            "        # the handshake answers the upgrade; websockets 8 moved the response\n"
+            "        return self.write_http_response(101, headers)\n\n"
+            "    def send_websocket_close(self, code):\n        return code\n",
+        "srv/protocols/http.py": "class HttpProtocol:\n    def handle_upgrade(self, request):\n"
+                                "        return request.headers.get('upgrade')\n",
+        "srv/main.py": "def run(app, host, port):\n    return app, host, port\n",
+        **{f"srv/misc/m{i}.py": f"M{i} = {i}\n" for i in range(10)},
+    })
+    result = Engine([tmp_path / "ws"], Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "Websocket handshake response breaks with websockets 8\n\n"
+        "* Fix the handshake response\n\n* Unpin websockets in setup.py")
+    by_path = {f.path: f for f in result.files}
+    assert result.files[0].path == "setup.py", list(by_path)
+    impl = by_path.get("srv/protocols/websocket_impl.py")
+    assert impl is not None and impl.relevance >= 0.8, (impl, list(by_path))
+
+
 def test_a_used_names_uses_are_whole_words_only():
     """A name inside another (`x_Session`, `$Session`, `éSession`, `SessionManager`) is no use of
     it; the count stops at what the weight needs."""

@@ -42,6 +42,8 @@ SUBSTITUTE_SHARE = 0.8
 PHRASE_SHARE = 1.0
 """…and a synonym of a phrase of the task (`rate limiting` → throttle) covers its words whole:
 the code says the thing the phrase names, where a file with one of its words may not."""
+MASSLESS = ("phrase", "path")
+"""Concepts that add to the files that say them and take nothing from the others."""
 CHANGE_FLOOR = 0.75
 """The share of the changed files' signal when the task seems about something else."""
 LEAD_MARGIN = 0.01
@@ -127,9 +129,12 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
     task_stats = [st for st in stats if st.task and (st.hits or st.elsewhere
                                                       or subs.get(st.concept.text))]
     # a phrase (two words the code may join into one name) adds where a file says it, and
-    # takes nothing from the files that say its words apart
+    # takes nothing from the files that say its words apart; a path the task names, likewise,
+    # is evidence for the file it names (a squash's "* Unpin the version in setup.py" had every
+    # other file of the task's words under 0.2), not a shortfall of every other file. A stack
+    # frame stays in: a traceback's files are where the task is.
     task_mass = sum(st.concept.weight * st.idf for st in task_stats
-                    if st.concept.kind != "phrase") or 1.0
+                    if st.concept.kind not in MASSLESS) or 1.0
     other_stats = [st for st in stats if not st.task]
     learned_mass = sum(st.concept.weight * st.idf for st in other_stats) or 1.0
     cands = sorted(candidates, key=lambda c: c.bm25, reverse=True)[: max(limit, 1)]
