@@ -115,8 +115,8 @@ class Concept:
     A scope is a Conventional Commits scope in parentheses (`(http)` of `fix(http): …`): it
     matches paths, not text; one with a slash is a module the task names by its dotted path
     (`(sympy/core/mul)` for `sympy.core.mul`), matched as a path. A phrase is two or three of
-    the task's words in a row, searched as the one name code would write them as (`worker
-    start timeout`: WORKER_START_TIMEOUT)."""
+    the task's words in a row, or one hyphenated word, searched as the one name code would
+    write them as (`worker start timeout`: WORKER_START_TIMEOUT; `f-strings`: fstring)."""
     weight: float
     """How much it counts; task identifiers and paths weigh most, learned terms least."""
     terms: tuple[str, ...] = ()

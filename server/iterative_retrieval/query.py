@@ -32,6 +32,7 @@ _COMPOUND_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]++(?:-[A-Za-z]++)++")
 """A hyphenated word (`f-strings`, `time-out`, `--dry-run`): prose writes with a hyphen what
 code writes as one word or one name (`fstring`, `timeout`, `dry_run`)."""
 MAX_COMPOUND_PARTS = 3
+"""A longer chain (`long-winded-run-on`) is a phrase of prose, not a name."""
 MAX_IDENTS, MAX_WORDS, MAX_PATHS = 30, 24, 12
 W_GENERIC, MAX_GENERIC = 0.6, 6
 """The task's generic words (verbs, issue vocabulary), searched only when nothing else matched."""
