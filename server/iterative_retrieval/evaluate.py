@@ -192,6 +192,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         p_stems, name_stems = _path_stems(row.path)
         covered_task = covered_learned = sym_mass = path_mass = 0.0
         matched_words: list[str] = []
+        stood_in: set[str] = set()  # task concepts that already read as a stand-in for a word
         in_part: list[str] = []  # the words of names it says only in part, after the rest
         covers: list[str] = []
         path_words: list[str] = []
@@ -216,6 +217,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
                 if not is_path:
                     if via is not None:
                         matched_words.append(f"{via.concept.text} (for {text})")
+                        stood_in.add(via.concept.text)
                     elif (words := _said(index, cache, st.concept, fid)) == [text]:
                         matched_words.append(text)
                     else:
@@ -270,7 +272,9 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f, kind=row.kind,
             change=change.reason if change else "", editor=editor[1] if editor else "",
             defines=list(dict.fromkeys(defines)), file_id=fid,
-            matched_words=matched_words + in_part, covers=covers, path_words=path_words,
+            # a stand-in that is a task concept too (`f-strings` for strings) is said once
+            matched_words=[w for w in matched_words if w not in stood_in] + in_part,
+            covers=covers, path_words=path_words,
             symbols=syms,
             scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )

@@ -26,6 +26,8 @@ W_PHRASE, MAX_PHRASES = 1.0, 12
 """Two or three words in a row, searched as one name: as much as a word, where a file says it
 (a phrase is evidence for the files that name it, never a shortfall of those that do not:
 evaluate.py leaves it out of the task's mass)."""
+PHRASE_SCAN = 4000
+"""The task's first this many characters are read for phrases (each costs an index lookup)."""
 _PHRASE_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]++(?: ++[A-Za-z]++)+")
 """Only from a word's start: from inside a long word it scanned the rest again (quadratic)."""
 _COMPOUND_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]++(?:-[A-Za-z]++)++")
@@ -395,8 +397,11 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     # 5. words in a row, as the one name code would write them
     said = {t for c in concepts.values() for t in c.terms}
     words = {c.terms[0]: c.text for c in concepts.values() if c.kind == "word"}
-    for phrase in [] if ablated("phrases") else _phrases(title + "\n" + prose, said, words):
-        add(phrase)
+    if not ablated("phrases"):
+        joined = _compounds(title + "\n" + prose, said, words)
+        said |= {c.terms[0] for c in joined}
+        for phrase in joined + _phrases(title + "\n" + prose, said)[:MAX_PHRASES - len(joined)]:
+            add(phrase)
 
     lowered = text.lower()
     if include_tests is None:
@@ -437,18 +442,14 @@ def _capitalized(prose: str) -> tuple[str, ...]:
     return tuple(out)[:MAX_IDENTS]
 
 
-def _phrases(text: str, taken: set[str], word_of: dict[str, str] | None = None) -> list[Concept]:
-    """The task's hyphenated words, then its runs of two and three words (no stop word among
-    them), each joined as the one name code would write it: "worker start timeout" is
-    WORKER_START_TIMEOUT's whole term, "token expiry" tokenExpiry's, "f-strings" `fstring`. The
-    longer first, at most MAX_PHRASES; most are names no file has, and cost one index lookup
-    each. A hyphenated word stands in for the task's words among its parts (`word_of`: stem →
-    the word's concept): code that says `fstring` says what "f-strings" means better than code
-    that says `string`."""
-    word_of = word_of or {}
+def _compounds(text: str, taken: set[str], word_of: dict[str, str]) -> list[Concept]:
+    """The task's hyphenated words, each a phrase searched as its parts joined ("f-strings" is
+    `fstring`), at most MAX_PHRASES. Each stands in for the task's words among its parts
+    (`word_of`: stem → the word's concept): code that says `fstring` says what "f-strings"
+    means better than code that says `string`."""
     out: list[Concept] = []
     taken = set(taken)
-    for compound in _COMPOUND_RE.findall(text[:4000]):
+    for compound in _COMPOUND_RE.findall(text[:PHRASE_SCAN]):
         parts = compound.lower().split("-")
         joined = stem("".join(parts))
         if len(parts) > MAX_COMPOUND_PARTS or len(joined) < 4 or joined in taken \
@@ -458,8 +459,18 @@ def _phrases(text: str, taken: set[str], word_of: dict[str, str] | None = None) 
         parts_said = tuple(dict.fromkeys(word_of[t] for p in parts if (t := stem(p)) in word_of))
         out.append(Concept(compound.lower(), "phrase", W_PHRASE, (joined,), parts_said))
         if len(out) >= MAX_PHRASES:
-            return out
-    for run in _PHRASE_RUN_RE.findall(text[:4000]):
+            break
+    return out
+
+
+def _phrases(text: str, taken: set[str]) -> list[Concept]:
+    """The task's runs of two and three words (no stop word among them), each joined as the
+    one name code would write it: "worker start timeout" is WORKER_START_TIMEOUT's whole term,
+    "token expiry" tokenExpiry's. The longer first, at most MAX_PHRASES; most are names no
+    file has, and cost one index lookup each."""
+    out: list[Concept] = []
+    taken = set(taken)
+    for run in _PHRASE_RUN_RE.findall(text[:PHRASE_SCAN]):
         words = run.lower().split()
         for size in (3, 2):
             for i in range(len(words) - size + 1):

@@ -78,10 +78,7 @@ def _matches(ev: Evaluation) -> str:
     if not ev.matched_words:
         return ""
     where = f" ({len(ev.hit_lines)} lines)" if ev.hit_lines else ""
-    # a stand-in that is a task word too (`f-strings` for strings) is said once, with its role
-    roles = {w.split(" (for ", 1)[0] for w in ev.matched_words if " (for " in w}
-    said = [w for w in dict.fromkeys(ev.matched_words) if w not in roles]
-    return "matches " + ", ".join(said[:5]) + where
+    return "matches " + ", ".join(list(dict.fromkeys(ev.matched_words))[:5]) + where
 
 
 def _path(ev: Evaluation) -> str:
