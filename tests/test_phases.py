@@ -1432,3 +1432,30 @@ def test_rust_and_java_imports_of_their_own_library_name_no_file_of_the_project(
     assert first == "app/Streams.java", reasons
     assert "imported by Streams.java" not in reasons.get("app/util/List.java", ""), reasons
     assert "imported by Streams.java" in reasons.get("app/model/Stream.java", ""), reasons
+
+
+
+def test_the_file_declaring_the_option_the_task_names_comes_first(tmp_path, monkeypatch):
+    """"`--collect-only` needs a short form" is about the code that declares the option, not the
+    helper that passes it on: two files saying the same words, one calling `addoption(…)` with
+    it and one `inline_run(…)`, are told apart by the declaration alone."""
+    body = ("def collect_command(group):\n    # the collect command\n    return group.{}(\n"
+            "        '--collect-only',\n        help='collect command',\n    )\n")
+    files = {"plugin/alpha.py": body.format("inline_run"), "plugin/beta.py": body.format("addoption"),
+             **{f"plugin/misc{i}.py": f"VALUE_{i} = {i}\n" for i in range(8)}}
+    task = ("pytest --collect-only needs a one char shortcut command\n\n"
+            "I find myself running `--collect-only` very often and the command is long to type.")
+    margins = []
+    for ablate in ("option", ""):
+        monkeypatch.setenv("IR_ABLATE", ablate)
+        eng, idx = engine_for(tmp_path / (ablate or "on"), files)
+        q, _, _, evals = run_cycle(eng, idx, task)
+        assert q.options == ("collect-only",)
+        by_path = {e.path: e for e in evals}
+        beta, alpha = by_path["plugin/beta.py"], by_path["plugin/alpha.py"]
+        assert beta.options == [("collect-only", 4)] and not alpha.options
+        margins.append(beta.score - alpha.score)
+    assert evals[0].path == "plugin/beta.py", [e.path for e in evals]
+    assert "declares `--collect-only` (line 4)" in evals[0].reason, evals[0].reason
+    assert "declares" not in by_path["plugin/alpha.py"].reason
+    assert margins[1] > margins[0] + 0.03, margins

@@ -23,6 +23,7 @@ from .config import ablated_signals
 from .graph import import_links
 from .index import Index
 from .models import Candidate, Concept, Evaluation, Query, Symbol, SymbolRows
+from .options import declared
 from .run import Run
 from .search import SCOPE_HIT, SearchCache, concept_hits
 from .signals import (
@@ -291,6 +292,10 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         mine = [str(link) for link in links.get(id(ev), ())]
         ev.features["graph"] = min(len(mine), 3) / 3
         ev.graph_links = mine
+        # the options the task names, where the code declares them (read on the best few only)
+        if query.options and ev.kind == "source" and (code := run.read_text(ev.path)):
+            ev.options = declared(code, query.options)
+            ev.features["option"] = 1.0 if ev.options else 0.0
         ev.score = score(ev, w_cov, off)
     evals.sort(key=lambda e: e.score, reverse=True)
     all_terms = {t for st in stats for t in st.concept.terms}

@@ -169,6 +169,8 @@ class Query:
     """Keywords that are the last answer's learned terms, which a follow-up searches again."""
     from_branch: tuple[str, ...] = ()
     """Keywords borrowed from the branch's commit messages (changes.work_words)."""
+    options: tuple[str, ...] = ()
+    """The long command-line options the task names, without their dashes (options.py)."""
 
     def to_dict(self) -> TraceQueryJson:
         return {
@@ -244,6 +246,8 @@ class Evaluation:
     features: dict[str, float] = field(default_factory=dict)
     defines: list[str] = field(default_factory=list)
     """Task-named symbols this file defines."""
+    options: list[tuple[str, int]] = field(default_factory=list)
+    """(option, line) of the task's command-line options this file declares (options.py)."""
     hit_lines: list[int] = field(default_factory=list)
     """Lines (1-based) that matched task concepts, for regions."""
     hit_terms: list[tuple[str, ...]] = field(default_factory=list)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from .config import MAX_TASK_CHARS, ablated
 from .index.classify import classify
 from .models import Concept, Frame, Query
+from .options import task_options
 from .pasted import strip_pasted
 from .search import installed_tail
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
@@ -418,6 +419,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         fallback=fallback,
         capitalized=_capitalized(prose),
         members=members,
+        options=task_options(text),
     )
 
 

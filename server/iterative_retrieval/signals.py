@@ -70,6 +70,11 @@ def _defines(ev: Evaluation) -> str:
     return "defines " + _quoted(ev.defines) if ev.defines else ""
 
 
+def _declares_option(ev: Evaluation) -> str:
+    return "declares " + ", ".join(f"`--{o}` (line {n})" for o, n in ev.options[:2]) \
+        if ev.options else ""
+
+
 def _has(ev: Evaluation) -> str:
     return "has " + _quoted(ev.named) if ev.named and not ev.defines else ""
 
@@ -143,6 +148,7 @@ SIGNALS: tuple[Signal, ...] = (
     Signal("explicit", 3.0, _feature("explicit"), _named),
     Signal("scope", 1.5, _feature("scope"), _scope),
     Signal("defines", 2.0, _feature("defines"), _defines, ("definitions",)),
+    Signal("option", 1.0, _feature("option"), _declares_option),
     Signal("symbol_terms", 2.4, _feature("symbol_terms"), _has, ("definitions",)),
     Signal(COVERAGE, W_COVERAGE, _feature("coverage"), _matches),
     Signal("path_terms", 2.1, _feature("path_terms"), _path, ("path",)),
