@@ -56,6 +56,16 @@ def test_what_is_no_declaration(text):
     assert declared(text, ("collect-only",)) == []
 
 
+def test_a_negated_option_is_found_where_its_pair_is_declared():
+    click = '@click.option("--color/--no-color", default=True)\n'
+    assert declared(click, ("no-color",)) == [("no-color", 1)]
+    assert declared(click, ("color",)) == [("color", 1)]
+    argparse = 'p.add_argument("--color", action=argparse.BooleanOptionalAction)\n'
+    assert declared(argparse, ("no-color",)) == [("no-color", 1)]
+    assert declared('p.add_argument("--notify")\n', ("no-tify",)) == []
+    assert declared('p.add_argument("--color")\n', ("nocolor",)) == []
+
+
 def test_the_declaration_is_found_whatever_the_separator():
     assert declared('p.add_argument("--dry-run")\n', ("dry_run",)) == [("dry_run", 1)]
     assert declared("x = 1\nparser.addoption('--FIXTURES')\n", ("fixtures",)) == [("fixtures", 2)]

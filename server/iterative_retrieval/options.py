@@ -11,7 +11,9 @@ click's and typer's `option`, commander's `.option('-f, --foo <x>')`, Ruby's `op
 `@Option(names = …)`, clap's `.long("foo")`, Go's pflag and flag packages (`Flags().StringVarP(&v,
 "foo", …)`, `flag.Bool("foo", …)`) and urfave/cli's `Name: "foo"` in a `…Flag{}`. The call may
 span lines (`addoption(` on one line, the names on the next), so the few lines before the name
-count as its context.
+count as its context. A negated option (`--no-color`) is declared as itself, in click's pair
+(`'--color/--no-color'`), or as the option a library negates for it (argparse's
+`BooleanOptionalAction`).
 """
 
 from __future__ import annotations
@@ -50,10 +52,14 @@ def declared(text: str, options: tuple[str, ...]) -> list[tuple[str, int]]:
     """(option, 1-based line) of each of `options` the text declares, at its first declaration."""
     out: list[tuple[str, int]] = []
     for name in options:
-        spelled = "[-_]".join(map(re.escape, re.split(r"[-_]", name)))
-        # dashed, as the option is typed (`'-f, --foo <x>'`, `"--foo="`), or bare and quoted
-        literal = re.compile(r"[\"'`](?:(?:-\w,\s*)?(--)" + spelled + r"(?=[\"'`=\s,<\[])"
-                             r"|" + spelled + r"[\"'`])", re.I)
+        # `--no-color` is declared as itself, as click's `'--color/--no-color'`, or as `--color`
+        # with a negation the library adds (argparse's BooleanOptionalAction)
+        forms = [name, name[3:]] if re.match(r"no[-_]\w", name) else [name]
+        spelled = "|".join("[-_]".join(map(re.escape, re.split(r"[-_]", f))) for f in forms)
+        # dashed, as the option is typed (`'-f, --foo <x>'`, `"--foo="`, `'--foo/--no-foo'`), or
+        # bare and quoted
+        literal = re.compile(r"[\"'`](?:(?:-\w,\s*|--[\w-]+/)?(--)(?:" + spelled + r")"
+                             r"(?=[\"'`=\s,<\[/])|(?:" + spelled + r")[\"'`])", re.I)
         for m in literal.finditer(text):
             start = text.rfind("\n", 0, m.start()) + 1
             for _ in range(CONTEXT_LINES):
