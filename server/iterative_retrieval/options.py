@@ -58,7 +58,7 @@ def declared(text: str, options: tuple[str, ...]) -> list[tuple[str, int]]:
         spelled = "|".join("[-_]".join(map(re.escape, re.split(r"[-_]", f))) for f in forms)
         # dashed, as the option is typed (`'-f, --foo <x>'`, `"--foo="`, `'--foo/--no-foo'`), or
         # bare and quoted
-        literal = re.compile(r"[\"'`](?:(?:-\w,\s*|--[\w-]+/)?(--)(?:" + spelled + r")"
+        literal = re.compile(r"[\"'`](?:(?:-\w,\s*|--[\w-]++/)?(--)(?:" + spelled + r")"
                              r"(?=[\"'`=\s,<\[/])|(?:" + spelled + r")[\"'`])", re.I)
         for m in literal.finditer(text):
             start = text.rfind("\n", 0, m.start()) + 1
