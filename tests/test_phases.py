@@ -1459,3 +1459,25 @@ def test_the_file_declaring_the_option_the_task_names_comes_first(tmp_path, monk
     assert "declares `--collect-only` (line 4)" in evals[0].reason, evals[0].reason
     assert "declares" not in by_path["plugin/alpha.py"].reason
     assert margins[1] > margins[0] + 0.03, margins
+
+
+def test_a_module_named_for_a_task_word_is_handed_out_when_a_rarer_word_outweighs_it(tmp_path):
+    """"Silence linters about l= in palettes": "linters" is said by the Makefile alone, and its
+    rarity took most of the task's weight, so `palettes.py`, named for the task's other word
+    that many modules say, scored under the indirect band and was not handed out (seaborn's
+    commit handed out the Makefile and `.travis.yml` only). Its name makes it indirect at least."""
+    files = {
+        "Makefile": "lint:\n\tflake8 pkg  # the linters\n\nlinters:\n\tpylint pkg\n",
+        "pkg/palettes.py": "def color_palette(name):\n    l = len(name)\n    return [name] * l\n",
+        **{f"pkg/plot{i}.py": f"from .palettes import color_palette\n\n\ndef plot{i}(palettes):\n"
+                              f"    return [color_palette(p) for p in palettes]\n" for i in range(12)},
+    }
+    result = Engine([write_files(tmp_path / "ws", files)],
+                    Settings(cache_dir=str(tmp_path / "c"))).retrieve(
+        "Silence linters about l= in palettes")
+    by_path = {f.path: f for f in result.files}
+    named = by_path.get("pkg/palettes.py")
+    assert named is not None, list(by_path)
+    assert named.relevance >= 0.2 and "path matches palettes" in named.reason, named
+    assert all(by_path[p].relevance < named.relevance or p == "Makefile"
+               for p in by_path if p.startswith("pkg/plot")), list(by_path)

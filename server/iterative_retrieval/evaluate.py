@@ -275,7 +275,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             defines=list(dict.fromkeys(defines)), file_id=fid,
             # a stand-in that is a task concept too (`f-strings` for strings) is said once
             matched_words=[w for w in matched_words if w not in stood_in] + in_part,
-            covers=covers, path_words=path_words,
+            covers=covers, path_words=path_words, in_name=fid in by_name,
             symbols=syms,
             scopes=[t.strip("()") for _, t in sorted(scoped, reverse=True)],
         )

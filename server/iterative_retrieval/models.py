@@ -262,6 +262,8 @@ class Evaluation:
     """Texts of the task concepts the file itself matches, paths and frames included (gaps)."""
     """Task concepts found anywhere in the file."""
     path_words: list[str] = field(default_factory=list)
+    in_name: bool = False
+    """Its file name says one of the task's own words (relevance: an indirect role at least)."""
     scopes: list[str] = field(default_factory=list)
     """The task's commit scopes this file's path matches, best first."""
     """Task concepts found in the path."""

@@ -7,8 +7,8 @@ pattern's bands.
 - **related** (0.5–0.75): it defines a name an implementing file uses, or an implementing file
   imports it (the context a fix needs); or its own evidence is partial (score ≥ RELATED_SCORE).
 - **indirect** (0.2–0.45): a caller (it imports an implementing file but says little of the
-  task), a test, doc, config or example file, or a file with some evidence (score ≥
-  INDIRECT_SCORE).
+  task), a test, doc, config or example file, a file with some evidence (score ≥
+  INDIRECT_SCORE), or a source file whose name says one of the task's words.
 - **irrelevant** (below 0.2): REFINE excludes it, the context leaves it out.
 
 A file takes the best role its evidence earns; inside the band, the strength of that evidence
@@ -185,6 +185,10 @@ def judge(ev: Evaluation, links: list[Link],
     if s >= INDIRECT_SCORE:
         options.append((INDIRECT.place((s - INDIRECT_SCORE) / (RELATED_SCORE - INDIRECT_SCORE)),
                         INDIRECT.role, ""))
+    if ev.in_name and ev.kind == "source":
+        # a module named for what the task says ("… in palettes": palettes.py) is at least
+        # indirect, whatever the rarer words that other files say took of the task's weight
+        options.append((INDIRECT.lo, INDIRECT.role, ""))
     options.append((IRRELEVANT.place(s / INDIRECT_SCORE), IRRELEVANT.role, ""))
     relevance, role, first = max(options, key=lambda o: o[0])
     if guess and relevance > GUESS_CEILING and not work:
