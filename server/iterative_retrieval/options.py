@@ -22,8 +22,6 @@ import re
 
 MAX_OPTIONS = 5
 """A task naming more options than this is pasting a command line, not asking about one."""
-SCAN = 4000
-"""The task's first this many characters are read for options (as for its phrases)."""
 CONTEXT_LINES = 3
 """Lines before the option's name that may hold the call declaring it."""
 
@@ -42,9 +40,10 @@ _DECLARES_BARE_RE = re.compile(
 option without its dashes (`Flags().StringVar(&cfg, "config", …)`, `.long("config")`)."""
 
 
-def task_options(task: str) -> tuple[str, ...]:
-    """The long options the task names, without their dashes, in order, at most MAX_OPTIONS."""
-    names = dict.fromkeys(m.lower() for m in _OPTION_RE.findall(task[:SCAN]))
+def task_options(text: str) -> tuple[str, ...]:
+    """The long options a text names, without their dashes, in order, at most MAX_OPTIONS (the
+    caller bounds the text: query.py reads a task's first PHRASE_SCAN characters)."""
+    names = dict.fromkeys(m.lower() for m in _OPTION_RE.findall(text))
     return tuple(names)[:MAX_OPTIONS]
 
 

@@ -28,7 +28,8 @@ W_PHRASE, MAX_PHRASES = 1.0, 12
 (a phrase is evidence for the files that name it, never a shortfall of those that do not:
 evaluate.py leaves it out of the task's mass)."""
 PHRASE_SCAN = 4000
-"""The task's first this many characters are read for phrases (each costs an index lookup)."""
+"""The task's first this many characters are read for phrases (each costs an index lookup) and
+for the command-line options it names (options.py)."""
 _PHRASE_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Za-z]++(?: ++[A-Za-z]++)+")
 """Only from a word's start: from inside a long word it scanned the rest again (quadratic)."""
 _COMPOUND_RE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z]++(?:-[A-Za-z]++)++")
@@ -419,7 +420,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         fallback=fallback,
         capitalized=_capitalized(prose),
         members=members,
-        options=task_options(text),
+        options=task_options(text[:PHRASE_SCAN]),
     )
 
 
