@@ -19,7 +19,7 @@ from iterative_retrieval.context import (
 )
 from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
-from iterative_retrieval.evaluate import evaluate
+from iterative_retrieval.evaluate import evaluate, types_only
 from iterative_retrieval.models import Concept, Evaluation, Symbol
 from iterative_retrieval.query import parse_task
 from iterative_retrieval.refine import Gaps, find_gaps, refine, variants_and_synonyms
@@ -1102,6 +1102,55 @@ def test_a_declaration_file_weighs_as_code_only_when_the_task_speaks_of_types(
     assert {f.path for f in res.files[:2]} == {"index.d.ts", "lib/adapters/http.js"}
     said = "declares types only" in next(f.reason for f in res.files if f.path == "index.d.ts")
     assert said == (first != "index.d.ts")
+
+
+TYPED_CLIENT = {
+    "source/types/options.ts": (
+        "/** How a failed call is retried. */\n"
+        "export interface RetryOptions {\n"
+        "  /** The most retries; zero turns retrying off. */\n  limit?: number;\n"
+        "  /** The delay before each retry, in milliseconds (zero: at once). */\n"
+        "  delay?: (attempt: number) => number;\n"
+        "  /** No delay is longer than this. */\n  backoffLimit?: number;\n}\n"
+        "export type Milliseconds = number;\n"),
+    "source/core/client.ts": (
+        "import type {RetryOptions} from '../types/options.js';\n\n"
+        "export class Client {\n  constructor(private options: RetryOptions) {}\n\n"
+        "  calculateDelay(attempt: number): number {\n"
+        "    const delay = this.options.delay?.(attempt) ?? 300;\n"
+        "    return Math.min(this.options.backoffLimit ?? Infinity, delay);\n  }\n\n"
+        "  async retry(fn: () => Promise<Response>): Promise<Response> {\n"
+        "    const ms = this.calculateDelay(1);  // a zero delay retries the request at once\n"
+        "    if (ms > 0) await new Promise(resolve => setTimeout(resolve, ms));\n"
+        "    return fn();\n  }\n}\n"),
+    **MISC,
+}
+
+
+@pytest.mark.parametrize("task, first", [
+    ("Retry the request even if the retry delay is zero", "source/core/client.ts"),
+    ("fix(types): the retry delay option's type allows no zero", "source/types/options.ts"),
+])
+def test_a_typescript_module_of_types_only_weighs_as_a_declaration_file(tmp_path, task, first):
+    """`source/types/options.ts` declares nothing but types, as `index.d.ts` would, and says every
+    word of the options in its doc comments: a task about behaviour changes the code that reads
+    them."""
+    eng, _ = engine_for(tmp_path, TYPED_CLIENT)
+    res = eng.retrieve(task)
+    assert res.files[0].path == first, [(f.path, f.relevance, f.reason) for f in res.files]
+    said = "declares types only" in next(
+        f.reason for f in res.files if f.path == "source/types/options.ts")
+    assert said == (first != "source/types/options.ts")
+
+
+def test_only_a_module_of_erased_types_is_a_declaration_file():
+    """Go's structs are the data its code works on; a TypeScript module with one function is
+    code."""
+    rows = [Symbol("RetryOptions", "interface", 1, 5), Symbol("RetryDelay", "type", 6, 6)]
+    assert types_only("typescript", rows)
+    assert not types_only("typescript", [*rows, Symbol("retry", "function", 8, 12)])
+    assert not types_only("go", [Symbol("Options", "struct", 1, 5)])
+    assert not types_only("typescript", [])
 
 
 PRINTERS = {

@@ -263,7 +263,8 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             "scope": max(scoped)[0] if scoped else 0.0,
             "focus": 1.0 if "focus" in c.sources else 0.0,
             "graph": 0.0,
-            "declaration": 0.0 if query.about_types or not DECLARATION_RE.search(row.path) else 1.0,
+            "declaration": 0.0 if query.about_types or not (
+                DECLARATION_RE.search(row.path) or types_only(row.lang, syms)) else 1.0,
         }
         change = run.changes.get(row.path)
         editor = run.editor.get(row.path)
@@ -312,6 +313,23 @@ STEMS_MEMO_MAX = 50_000
 """Paths whose stems, and import targets whose keys, are kept between retrievals."""
 _SymbolFacts = tuple[set[str], set[str], tuple[str, ...], tuple[str, ...]]
 _path_stems_memo: dict[str, tuple[set[str], set[str]]] = {}
+
+
+TYPE_KINDS = frozenset({"type", "interface"})
+ERASED_TYPES = frozenset({"typescript"})
+"""Languages whose types are erased before the code runs: a module that declares only types
+(`source/types/options.ts`) is a declaration file under another name. It says every option
+and hook of the API, while a task about behaviour changes the code that reads them (not so in
+Go or Rust, where a struct's fields are the data the code works on)."""
+
+
+def types_only(lang: str | None, syms: Sequence[Symbol]) -> bool:
+    """Whether a file of a language with erased types defines types and nothing else."""
+    if lang not in ERASED_TYPES or not syms:
+        return False
+    kinds = (map(itemgetter(2), syms.rows) if isinstance(syms, SymbolRows)
+             else (s.kind for s in syms))
+    return all(k in TYPE_KINDS for k in kinds)
 
 
 def _symbol_facts(syms: Sequence[Symbol]) -> _SymbolFacts:
