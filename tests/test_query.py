@@ -820,6 +820,21 @@ def test_a_name_the_code_never_says_whole_becomes_its_words():
     assert unknown_identifiers_as_words(q, lambda term: True) is q
 
 
+def test_a_word_of_an_unknown_name_that_the_task_names_on_its_own_stays_that_name():
+    """`test_reshape_not_implemented_error` (a test the fix adds) becomes its words, but
+    `reshape` is `da.reshape`, a name of the task: one concept, a name, whose definition counts
+    (a second `reshape` as a word took its place in EVALUATE, and `reshape.py` no longer defined
+    what the task names)."""
+    from iterative_retrieval.query import unknown_identifiers_as_words
+
+    q = parse_task("Improve `NotImplementedError` message for da.reshape\n\n"
+                   "* Check error message in test_reshape_not_implemented_error")
+    out = unknown_identifiers_as_words(q, lambda term: term != "testreshapenotimplementederror")
+    said = [(c.text, c.kind) for c in out.keywords if c.kind != "phrase"]
+    assert [k for t, k in said if t == "reshape"] == ["identifier"], said
+    assert ("implemented", "word") in said and "test_reshape_not_implemented_error" not in dict(said)
+
+
 def test_only_the_phrases_a_file_says_stay_in_the_query():
     """A run of words no file says as one name is no concept of this root's query."""
     from iterative_retrieval.query import said_phrases

@@ -529,7 +529,10 @@ def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> 
     `MousetrapDisplayDuration`; a misremembered one) become their words: the code says those
     apart, and each keeps its own rarity instead of sharing the commonest part's."""
     out: list[Concept] = []
-    taken = {t for c in query.keywords for t in c.terms if c.kind != "identifier"}
+    # a part that is a name the task says on its own (`da.reshape` beside
+    # `test_reshape_not_implemented_error`) is that name already, not a word beside it
+    taken = {t for c in query.keywords for t in (c.terms if c.kind != "identifier"
+                                                  else c.terms[-1:])}
     changed = False
     for c in query.keywords:
         parts = split_identifier(c.text)
