@@ -344,6 +344,17 @@ def test_a_password_between_percent_signs_is_no_windows_variable():
         assert redact_text(text) == text
 
 
+def test_a_random_literal_around_a_template_hole_is_masked():
+    """A value with holes is built at run time, but its own text may be a secret still
+    (hypothesis found `DATABASE_PASSWORD = ("KNw5IF4DqI_%s")` whole); a template whose text is
+    words is kept."""
+    out = redact_text('DATABASE_PASSWORD = (\n    "KNw5IF4DqI_%s"\n)\n')
+    assert "KNw5IF4DqI" not in out and out.count("\n") == 3, out
+    for line in ('API_TOKEN = "token_%s_v2"', 'SECRET_NAME = "{env}-db-password"',
+                 'DB_PASSWORD = "${DB_PASSWORD}"', 'PASSWORD_FILE = "%s.json"'):
+        assert redact_text(line + "\n") == line + "\n"
+
+
 @pytest.mark.parametrize("line", [
     "password = get_password()",
     "conn.password = settings.DB_PASSWORD",

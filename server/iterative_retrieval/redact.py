@@ -177,8 +177,13 @@ def looks_random(value: str, bare: bool = False) -> bool:
         return False
     if _UUID.fullmatch(value):
         return len(set(value)) > 4  # random by construction (Heroku and many API keys); not 0000…
-    if _placeholder(value) or len(set(value)) <= 2 or _template(value):
+    if _placeholder(value) or len(set(value)) <= 2:
         return False
+    if _template(value):
+        # text with holes is built at run time; a random literal around them is one still
+        # (`"KNw5IF4DqI_%s"`), where a template's own text is words (`"token_%s_v2"`)
+        literal = _HOLES.sub("", value)
+        return literal != value and looks_random(literal, bare)
     if "://" in value or _path(value):
         return False  # a URL or a path (credentials in URLs have their own rule)
     if not any(c.isdigit() for c in value) or _CONSTANT.fullmatch(value):
@@ -205,6 +210,10 @@ def _path(value: str) -> bool:
 _PRINTF_HOLE = re.compile(r"(?:^|(?<=[-_.:/=@]))%[sd](?=[-_.:/=@]|$)")
 """A `%s` hole between separators or at an end (`key-%s-v2`, `%s.json`); among letters, digits
 and other symbols (`!H%sS4h`, `i%d*`) it is two characters of a random value."""
+
+
+_HOLES = re.compile(r"\$\{[^}]*\}|\{[^{}]*\}|%\([^)]*\)[sdr]|" + _PRINTF_HOLE.pattern)
+"""The holes of a template, as _template finds them."""
 
 
 def _template(value: str) -> bool:
