@@ -1276,7 +1276,7 @@ def test_a_capitalized_name_inside_a_sentence_is_the_definition_the_code_gives_i
 
 
 def test_capitalized_words_that_are_names_not_sentence_starts_or_title_case():
-    from iterative_retrieval.query import defined_capitalized
+    from iterative_retrieval.query import defined_names
 
     q = parse_task("Avoid shape mutation by adding refs to Component in the constructor. "
                    "Session handling is untouched")
@@ -1289,13 +1289,52 @@ def test_capitalized_words_that_are_names_not_sentence_starts_or_title_case():
         return {c.text: c.kind for c in query.keywords if c.text.lower() in ("flask", "headers")}
 
     defined = {"Flask": 1, "Headers": 1, "flask": 0}
-    promoted = defined_capitalized(q, lambda n: defined.get(n, 0), lambda: frozenset({"flask"}))
+    promoted = defined_names(q, lambda n: defined.get(n, 0), lambda: frozenset({"flask"}))
     # Flask names the project's folder: a word still; Headers is the one class that has it
     assert kinds(promoted) == {"flask": "word", "Headers": "identifier"}
     # a name many files define, or none, is no telling name
-    many = defined_capitalized(q, lambda n: 9, frozenset)
-    none = defined_capitalized(q, lambda n: 0, frozenset)
+    many = defined_names(q, lambda n: 9, frozenset)
+    none = defined_names(q, lambda n: 0, frozenset)
     assert kinds(many) == kinds(none) == {"flask": "word", "headers": "word"}
+
+
+def test_a_word_the_task_calls_a_function_is_a_name_when_the_code_defines_it():
+    from iterative_retrieval.query import defined_names
+
+    q = parse_task("When RecursionError is raised, return uuid from tokenize function; the "
+                   "cleanup fixture and the `apart` method are fine, and so is the function")
+    assert q.called == ("tokenize", "cleanup")  # `apart` is a name already; "the function"
+    promoted = defined_names(q, lambda n: {"tokenize": 2, "cleanup": 0}.get(n, 0), frozenset)
+    kinds = {c.text: c.kind for c in promoted.keywords}
+    # defined by two files: a name; by none (a word the task merely calls so): a word
+    assert kinds["tokenize"] == "identifier" and kinds["cleanup"] == "word", kinds
+    assert parse_task("the select function of every backend", ).called == ("select",)
+    many = defined_names(parse_task("the select function"), lambda n: 9, frozenset)
+    assert {c.text: c.kind for c in many.keywords}["select"] == "word"
+
+
+CALLED = {
+    "pkg/base.py": (
+        "import uuid\n\n\ndef normalize(obj):\n    return str(obj)\n\n\n"
+        "def tokenize(*args, **kwargs):\n    \"\"\"A deterministic token of the arguments.\"\"\"\n"
+        "    return normalize((args, kwargs))\n"),
+    "pkg/array/core.py": (
+        "import uuid\n\nfrom ..base import tokenize\n\n\nclass Array:\n"
+        "    def __init__(self, name=None):\n"
+        "        self.name = name or 'array-' + tokenize(self)\n\n"
+        "    def rename(self):\n        try:\n            return tokenize(self.name)\n"
+        "        except ValueError:\n            return str(uuid.uuid4())\n"),
+    **MISC,
+}
+
+
+def test_the_file_defining_what_the_task_calls_a_function_comes_first(tmp_path):
+    """"return uuid from tokenize function" names `tokenize`: the file defining it implements
+    what the task names, before the module that calls it with every other word of the task."""
+    eng, _ = engine_for(tmp_path, CALLED)
+    res = eng.retrieve("When RecursionError is raised, return uuid from tokenize function")
+    assert res.files[0].path == "pkg/base.py", [(f.path, f.relevance, f.reason) for f in res.files]
+    assert "defines `tokenize`" in res.files[0].reason
 
 
 def test_a_reason_names_only_the_parts_of_a_name_a_file_says(tmp_path):

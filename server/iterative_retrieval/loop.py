@@ -18,7 +18,7 @@ from dataclasses import replace
 from .dispatch import admitter, dispatch
 from .evaluate import evaluate
 from .models import Candidate, CycleTrace, Evaluation, Query
-from .query import defined_capitalized, said_phrases, unknown_identifiers_as_words
+from .query import defined_names, said_phrases, unknown_identifiers_as_words
 from .refine import HIGH, find_gaps, focus_areas, refine
 from .relevance import Roles, assign, ranked
 from .run import Cancelled, Report, Run
@@ -52,7 +52,7 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
         return len({fid for fid, sym in defs if sym.name == name})
 
     query = said_phrases(unknown_identifiers_as_words(query, known), known)
-    query = defined_capitalized(query, definers, lambda: folder_names(run.index))
+    query = defined_names(query, definers, lambda: folder_names(run.index))
     if query.keywords != run.task_concepts:
         run = replace(run, task_concepts=query.keywords)
     for cycle in range(1, max_cycles + 1):

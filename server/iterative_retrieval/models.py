@@ -161,7 +161,10 @@ class Query:
     """The task's generic words (`fix`, `add`, `work`): its keywords when nothing else matches."""
     capitalized: tuple[str, ...] = ()
     """The task's capitalized words inside a sentence (`adding refs to Component in`): names,
-    if the code defines them so (query.defined_capitalized)."""
+    if the code defines them so (query.defined_names)."""
+    called: tuple[str, ...] = ()
+    """The words the task calls a function or a method (`from tokenize function`): names, if
+    the code defines them so (query.defined_names)."""
     members: tuple[tuple[str, str], ...] = ()
     """(type, member) of each name the task qualifies with a type (`Request.get_json`,
     `AbstractProcessingHandler::handle()`): the file defining both is the one it names."""

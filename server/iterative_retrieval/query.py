@@ -419,16 +419,26 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         about_types=bool(_TYPES_TASK_RE.search(" ".join([*scopes, text]))),
         fallback=fallback,
         capitalized=_capitalized(prose),
+        called=_called(prose),
         members=members,
         options=task_options(text[:PHRASE_SCAN]),
     )
 
 
+_CALLED_RE = re.compile(
+    r"\b([a-z][a-z0-9_]{2,})[ \t]+(?:function|method|func|property|attribute|decorator"
+    r"|fixture|hook|classmethod|staticmethod)\b")
+"""A lower-case word the prose calls a function, a method, a fixture… (`return uuid from
+tokenize function`, `the apart function gives`, `the tmp_path fixture`): a name, said without
+the backticks or parentheses that would make it one. One function: "helper functions",
+"the builtin functions" are kinds of them."""
+
+
 TITLE_CASE_SHARE = 0.6
 """A line whose words have a capital this often is in Title Case: its capitals say nothing."""
 CAPITALIZED_DEFINERS = 5
-"""A capitalized word is a name when at most this many files define it so: `Component` in
-preact's core, not a word every module of a large tree defines."""
+"""A capitalized word (or one called a function) is a name when at most this many files define
+it so: `Component` in preact's core, not a word every module of a large tree defines."""
 
 
 def _capitalized(prose: str) -> tuple[str, ...]:
@@ -442,6 +452,13 @@ def _capitalized(prose: str) -> tuple[str, ...]:
         for m in _CAPITALIZED_RE.finditer(line):
             if m.group().lower() not in ENGLISH_STOP:
                 out[m.group()] = None
+    return tuple(out)[:MAX_IDENTS]
+
+
+def _called(prose: str) -> tuple[str, ...]:
+    """The words the prose calls a function or a method (_CALLED_RE)."""
+    out = dict.fromkeys(m.group(1) for m in _CALLED_RE.finditer(prose)
+                        if m.group(1) not in ENGLISH_STOP and m.group(1) not in CODE_STOP)
     return tuple(out)[:MAX_IDENTS]
 
 
@@ -502,17 +519,19 @@ def said_phrases(query: Query, known: Callable[[str], bool]) -> Query:
     return replace(query, keywords=kept) if len(kept) != len(query.keywords) else query
 
 
-def defined_capitalized(query: Query, definers: Callable[[str], int],
-                        folders: Callable[[], frozenset[str]]) -> Query:
-    """The task's capitalized words inside a sentence that the code defines with that very
-    capital (`…ref properties to Component in the constructor`, `the Headers class`) become
-    names: the file that defines one implements what the task names, not merely one more file
-    that says the word. `definers` counts the files defining a name, case and all. A folder's
-    name is the project's or a package's ("by default Flask will…", "for Cowboy 1"): the
-    class named after it is seldom what the task means."""
-    if not query.capitalized:
+def defined_names(query: Query, definers: Callable[[str], int],
+                  folders: Callable[[], frozenset[str]]) -> Query:
+    """The task's words that read as names, when the code defines them so, become names: its
+    capitalized words inside a sentence, defined with that very capital (`…ref properties to
+    Component in the constructor`, `the Headers class`), and the words it calls a function or
+    a method (`from tokenize function`). The file that defines one implements what the task
+    names, not merely one more file that says the word. `definers` counts the files defining a
+    name, case and all. A folder's name is the project's or a package's ("by default Flask
+    will…", "for Cowboy 1"): the class named after it is seldom what the task means."""
+    if not query.capitalized and not query.called:
         return query
-    names = {n.lower(): n for n in query.capitalized if n.lower() not in folders()}
+    names = {n.lower(): n for n in (*query.capitalized, *query.called)
+             if n.lower() not in folders()}
     out: list[Concept] = []
     changed = False
     for c in query.keywords:
