@@ -1337,6 +1337,48 @@ def test_the_file_defining_what_the_task_calls_a_function_comes_first(tmp_path):
     assert "defines `tokenize`" in res.files[0].reason
 
 
+ROUTERS = {
+    "src/router/reg-exp-router/node.ts": (
+        "const LABEL_REG_EXP_STR = '[^/]+'\nconst ONLY_WILDCARD_REG_EXP_STR = '.*'\n"
+        "const TAIL_WILDCARD_REG_EXP_STR = '(?:|/.*)'\n"
+        "export class Node {\n"
+        "  insert(tokens: string[], pattern: string): void {\n"
+        "    const label = tokens[0] === '*' ? TAIL_WILDCARD_REG_EXP_STR : LABEL_REG_EXP_STR\n"
+        "    this.children[label] = pattern\n  }\n  children: Record<string, string> = {}\n}\n"),
+    "src/router/trie-router/node.ts": (
+        "export class Node {\n  children: Record<string, Node> = {}\n"
+        "  insert(method: string, path: string): Node {\n"
+        "    const parts = path.split('/')\n    let curNode: Node = this\n"
+        "    for (const p of parts) {\n      // a wildcard matches the rest of the pattern\n"
+        "      if (p === '*') break\n      curNode = curNode.children[p] ??= new Node()\n    }\n"
+        "    return curNode\n  }\n}\n"),
+    "src/router/trie-router/router.ts": (
+        "import { Node } from './node'\nexport class TrieRouter {\n  node = new Node()\n"
+        "  add(method: string, path: string) {\n    this.node.insert(method, path)\n  }\n}\n"),
+    "src/middleware.ts": (
+        "export * from './middleware/cors'\nexport * from './middleware/etag'\n"),
+    "src/middleware/secure-headers/index.ts": (
+        "export const secureHeaders = () => {\n  // sets the secure headers on every response\n"
+        "  return async (c, next) => { await next(); c.header('X-Frame-Options', 'DENY') }\n}\n"),
+    **MISC,
+}
+
+
+def test_a_commit_scope_written_as_a_path_names_the_files_there(tmp_path):
+    """`fix(router/trie-router)` is the folder src/router/trie-router/, not any file of a
+    `router` folder that says the task's words more (reg-exp-router's node.ts); a scope that
+    is a file's name names that file."""
+    eng, _ = engine_for(tmp_path, ROUTERS)
+    res = eng.retrieve("fix(router/trie-router): fix label with trailing wildcard pattern")
+    paths = [f.path for f in res.files]
+    assert paths[0].startswith("src/router/trie-router/"), [(f.path, f.reason) for f in res.files]
+    assert paths.index("src/router/trie-router/node.ts") < paths.index(
+        "src/router/reg-exp-router/node.ts"), paths
+    assert "router/trie-router/" in res.files[0].reason
+    res = eng.retrieve("fix(`middleware.ts`): export secure-headers for Deno")
+    assert res.files[0].path == "src/middleware.ts", [(f.path, f.reason) for f in res.files]
+
+
 def test_a_reason_names_only_the_parts_of_a_name_a_file_says(tmp_path):
     """A file that holds SESSION_REFRESH_EACH_REQUEST whole "matches" it; one that says only
     `session` and `request` and is named after `session` says those parts, never the whole name

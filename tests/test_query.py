@@ -758,7 +758,12 @@ def test_conventional_commit_header_gives_scopes_not_a_call():
     assert k["(http)"] == "scope" and k["http"] == "word"
     assert "fix" not in k and "fixed" not in k
     q = parse_task("fix(compiler-core/v-on): only apply case preservation on native elements")
-    assert [c.text for c in q.keywords if c.kind == "scope"] == ["(compiler-core)", "(v-on)"]
+    # the path itself (a folder or a file there: closing slash) and each of its parts
+    assert [c.text for c in q.keywords if c.kind == "scope"] == [
+        "(compiler-core/v-on/)", "(compiler-core)", "(v-on)"]
+    # a file the scope names is a path the task names
+    q = parse_task("fix(`middleware.ts`): export secure-headers for Deno")
+    assert [(c.text, c.kind) for c in q.keywords][:1] == [("middleware.ts", "path")]
     q = parse_task("feat(defineModel): support local mutation")
     assert kinds(q)["defineModel"] == "identifier"
 
@@ -778,7 +783,7 @@ def test_component_prefix_is_a_scope_and_stays_in_the_text():
     k = kinds(q)
     assert k["(ignore)"] == "scope" and k["ignore"] == "word"
     assert [c.text for c in parse_task("net/http: fix keep-alive").keywords if c.kind == "scope"] == [
-        "(net)", "(http)"]
+        "(net/http/)", "(net)", "(http)"]
     for text in ("BUG: Solve 2to3 conversion error", "Bug: maximum recursion depth",
                  "Description: the cache grows", "ENH: accept one-off modes", "http://example.com/a: b"):
         assert not any(c.kind == "scope" for c in parse_task(text).keywords), text

@@ -96,3 +96,16 @@ def test_a_fixture_package_claims_no_scope():
     css = in_packages("css")
     assert css["packages/vite/src/node/plugins/css.ts"] == NAME
     assert css["playground/css/main.js"] == FOLDER
+
+
+def test_a_scope_written_as_a_path_holds_the_files_under_that_folder():
+    """`router/trie-router` is every file under a folder whose path holds those segments (as
+    squashed as scopes are), nested ones too; a single segment is no path."""
+    from iterative_retrieval.scope import UNDER_PATH, under_path
+
+    keys = path_keys(list(enumerate([
+        "src/router/trie-router/node.ts", "src/router/trie-router/sub/x.ts",
+        "src/router/reg-exp-router/node.ts", "src/trie-router/node.ts", "src/router/router.ts"])))
+    assert under_path("router/trie-router", keys) == {0: UNDER_PATH, 1: UNDER_PATH}
+    assert under_path("Router/TrieRouter", keys) == {0: UNDER_PATH, 1: UNDER_PATH}
+    assert under_path("router", keys) == {} and under_path("router/nothing", keys) == {}

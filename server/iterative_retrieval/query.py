@@ -315,6 +315,9 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
 
     # the header's scope: where the change is (matched against paths), and its words as such
     for sc in [] if ablated("scope") else scopes:
+        if _CODE_EXT.search(sc):  # `fix(middleware.ts): …` names its file
+            add(Concept(sc, "path", W_PATH, tuple(_path_stems(sc))))
+            continue
         add(Concept(f"({sc})", "scope", W_SCOPE, ()))  # its own text: `http` may be a word too
         if looks_like_identifier(sc):
             add(_ident_concept(sc, W_CODE))
@@ -595,9 +598,10 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
     """(type, scopes, text without the header) of a `fix(http): …` first line, else ("", [], text).
 
     The prefix is cut so that `fix(` does not read as a call; `a/b`, `a,b` and `a b` are several
-    scopes (`compiler-core/v-on` is a package and a file). A component prefix (`ignore: …`,
-    `net/http: …`) gives its scopes and no type, and stays in the text; so do a title's
-    bracket tags (`[ext/napoleon] …`), and a `[fix]` among them gives the type.
+    scopes (`compiler-core/v-on` is a package and a file), and `a/b` is also the path itself.
+    A component prefix (`ignore: …`, `net/http: …`) gives its scopes and no type, and stays in
+    the text; so do a title's bracket tags (`[ext/napoleon] …`), and a `[fix]` among them gives
+    the type.
     """
     m = _HEADER_RE.match(text)
     if m is None:
@@ -610,9 +614,19 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
                 _RAISED_RE.search(name):
             return "", [], text
         # the component's words stay in the text: `diophantine: …` also says diophantine
-        return "", [s for s in c.group(1).split("/") if s][:4], text
-    scopes = [s for s in re.split(r"[/,|\s]+", m.group(2) or "") if re.search(r"[A-Za-z0-9]", s)]
-    return m.group(1).lower(), scopes[:4], text[m.end():]
+        return "", _with_path(name, [s for s in name.split("/") if s]), text
+    said = (m.group(2) or "").strip("`'\" ")
+    scopes = [s for s in re.split(r"[/,|\s`'\"]+", said) if re.search(r"[A-Za-z0-9]", s)]
+    return m.group(1).lower(), _with_path(said, scopes), text[m.end():]
+
+
+def _with_path(said: str, parts: list[str]) -> list[str]:
+    """A scope written as a path (`router/trie-router`, `hooks/slog`) names the folder (or the
+    file) at that path as well as each of its parts: the path first, with a closing slash
+    (search.concept_hits: a folder's path, not a module's), at most 4 in all."""
+    if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", said) and len(parts) > 1:
+        return [said + "/", *parts][:4]
+    return parts[:4]
 
 
 def _strip_locations(text: str) -> str:

@@ -28,6 +28,9 @@ NAME = 1.0
 IN_NAME = 0.7
 FOLDER = 0.4
 FOLDER_WORD = 0.3
+UNDER_PATH = 0.7
+"""A file under the folder a scope's path names (`fix(router/trie-router)`: every file of
+src/router/trie-router/), as squarely as a file whose name holds the scope."""
 MIN_IN_NAME = 4
 """A scope shorter than this must be a whole file name: `ui` is inside too many names."""
 
@@ -117,4 +120,19 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
             continue
         for fid in fids:
             out[fid] = m if not claimed or fid in inside else min(m, FOLDER_WORD)
+    return out
+
+
+def under_path(path: str, keys: PathKeys) -> dict[int, float]:
+    """file id → UNDER_PATH for the files under a folder whose path holds the scope's path
+    (`router/trie-router` → src/router/trie-router/…), its segments squashed as scopes are."""
+    want = [squash(p) for p in path.split("/") if p.strip()]
+    if len(want) < 2 or not all(want):
+        return {}
+    k = len(want)
+    out: dict[int, float] = {}
+    for folder, _, _, fids in keys.folders:
+        segs = [squash(p) for p in folder.split("/") if p]
+        if any(segs[i:i + k] == want for i in range(len(segs) - k + 1)):
+            out.update(dict.fromkeys(fids, UNDER_PATH))
     return out

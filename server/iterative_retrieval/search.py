@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .index import FileRow, Index
 from .models import Concept
-from .scope import path_keys, scope_matches
+from .scope import PathKeys, path_keys, scope_matches, under_path
 
 PART_WEIGHT = 0.5
 PATH_HIT = 8.0
@@ -64,23 +64,36 @@ class SearchCache:
         return hits
 
 
+def _path_keys(index: Index) -> PathKeys:
+    memo = index.derived("scope")
+    keys = memo.get("path_keys")
+    if keys is None:
+        keys = memo["path_keys"] = path_keys([(f.id, f.path) for f in index.all_files()])
+    return keys
+
+
 def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
     """file id → BM25 evidence for one concept (the whole identifier beats its parts)."""
     terms = concept.terms
     if concept.kind in ("path", "frame"):
         # a path names files, not words: its parts ("test", "utils") would match everywhere
         return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
+    if concept.kind == "scope" and concept.text.endswith("/)"):
+        # a commit's scope written as a path (`fix(router/trie-router)`, query._with_path): the
+        # file at that path, or every file under the folder it names
+        path = concept.text[1:-2]
+        named = cache.path_matches(index, path)
+        hits = {fid: SCOPE_HIT * m for fid, m in under_path(path, _path_keys(index)).items()}
+        hits.update(dict.fromkeys(named, SCOPE_HIT))
+        return hits
     if concept.kind == "scope" and "/" in concept.text:
-        # a module's path (query._module_paths; a commit's scopes never hold a slash, so
-        # `fix(socket.io)` is matched below): its file, or its package's entry
+        # a module's path (query._module_paths; `fix(socket.io)` is matched below): its file,
+        # or its package's entry
         module = concept.text.strip("()")
-        hits = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
-        return {fid: SCOPE_HIT for fid in hits}
+        entries = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
+        return dict.fromkeys(entries, SCOPE_HIT)
     if concept.kind == "scope":
-        memo = index.derived("scope")
-        keys = memo.get("path_keys")
-        if keys is None:
-            keys = memo["path_keys"] = path_keys([(f.id, f.path) for f in index.all_files()])
+        keys = _path_keys(index)
         return {fid: SCOPE_HIT * m for fid, m in scope_matches(concept.text, keys).items()}
     if not terms:
         return {}
