@@ -761,9 +761,11 @@ def test_conventional_commit_header_gives_scopes_not_a_call():
     # the path itself (a folder or a file there: closing slash) and each of its parts
     assert [c.text for c in q.keywords if c.kind == "scope"] == [
         "(compiler-core/v-on/)", "(compiler-core)", "(v-on)"]
-    # a file the scope names is a path the task names
+    # a file the scope names is a path the task names (and still a scope: `next.js` may be
+    # a package's name)
     q = parse_task("fix(`middleware.ts`): export secure-headers for Deno")
-    assert [(c.text, c.kind) for c in q.keywords][:1] == [("middleware.ts", "path")]
+    assert [(c.text, c.kind) for c in q.keywords][:2] == [
+        ("(middleware.ts)", "scope"), ("middleware.ts", "path")]
     q = parse_task("feat(defineModel): support local mutation")
     assert kinds(q)["defineModel"] == "identifier"
 

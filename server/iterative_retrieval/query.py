@@ -315,11 +315,10 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
 
     # the header's scope: where the change is (matched against paths), and its words as such
     for sc in [] if ablated("scope") else scopes:
-        if _CODE_EXT.search(sc):  # `fix(middleware.ts): …` names its file
-            add(Concept(sc, "path", W_PATH, tuple(_path_stems(sc))))
-            continue
         add(Concept(f"({sc})", "scope", W_SCOPE, ()))  # its own text: `http` may be a word too
-        if looks_like_identifier(sc):
+        if _CODE_EXT.search(sc):  # `fix(middleware.ts): …` names its file (or `next.js` a part)
+            add(Concept(sc, "path", W_PATH, tuple(_path_stems(sc))))
+        elif looks_like_identifier(sc):
             add(_ident_concept(sc, W_CODE))
         elif re.fullmatch(r"[A-Za-z]{3,}", sc) and sc.lower() not in STOP_WORDS:
             add(Concept(sc.lower(), "word", W_WORD * 1.3, (stem(sc.lower()),)))
