@@ -256,6 +256,24 @@ def test_secret_shaped_fragments_never_break_it(parts):
     assert redact_text(out) == out
 
 
+def test_a_block_known_by_a_mark_masks_on_a_second_pass_what_the_first_did():
+    """Hypothesis found it (IR_LONG): the second stage masked a whole `BEGIN…password` line, and a
+    second pass took the mark after BEGIN for a masked key's body and masked the next line too.
+    Behind a mark, only key text and marks continue the block; a real key stays masked."""
+    text = ("-----BEGIN RSA PRIVATE KEY-----\n-----BEGIN RSA PRIVATE KEY-----A0A0password\n"
+            "password")
+    out = redact_text(text)
+    assert redact_text(out) == out and out.endswith("\npassword"), out
+    key = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx8v3jYk2l9sQ+q7Zr1Lw0Pf\nabcd==\n"
+           "-----END RSA PRIVATE KEY-----\n")
+    out = redact_text(key)
+    assert "MIIE" not in out and "abcd" not in out and redact_text(out) == out, out
+    # the file's own mark after BEGIN, then a key's text: masked still
+    doc = f"-----BEGIN RSA PRIVATE KEY-----\n{MARK.format('private-key')}\n" \
+          "MIIEowIBAAKCAQEAx8v3jYk2l9sQ+q7Zr1Lw0Pf\n-----END RSA PRIVATE KEY-----\n"
+    assert "MIIE" not in redact_text(doc)
+
+
 @pytest.mark.parametrize("unit", [
     "token", 'secret="', "a" * 63 + "\n", "eyJ", "eyJabcdefgh.",
     "-----BEGIN RSA PRIVATE KEY-----\n", "x://u:", "Bearer ",

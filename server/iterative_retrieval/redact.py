@@ -323,6 +323,10 @@ def _mask_keys(text: str, counts: Counter[str],  # noqa: C901 - a line scan with
     """Private-key blocks: the BEGIN and END lines stay, each line between is masked."""
     out: list[str] = []
     in_key = False
+    # a block known only by a mark (masked before, by this rule or another): its lines were
+    # masked then, so an unmasked line in it is one the first pass left alone, unless it is
+    # plainly key text (the mark may be the file's own): the second pass leaves the same
+    marked = False
     # Lines split as str.splitlines splits them (\r, \u2028, ... too), each keeping its ending.
     raws = text.splitlines(keepends=True)
     for n, raw in enumerate(raws):
@@ -334,13 +338,15 @@ def _mask_keys(text: str, counts: Counter[str],  # noqa: C901 - a line scan with
                 in_key = False
                 out.append(line + ending)
                 continue
-            if _key_body(line) or line == _PEM_MARK:
+            if line == _PEM_MARK or (_key_text(line) or not line.strip() if marked
+                                     else _key_body(line)):
                 if masked is not None and line.strip() and line != _PEM_MARK:
                     masked.append(line.strip())
                 out.append((_PEM_MARK if line.strip() else line) + ending)
                 continue
             in_key = False  # not a key body after all: an ordinary line (maybe another BEGIN)
         begin = _PEM_BEGIN.search(line)
+        marked = False
         if begin:
             end = _PEM_END.search(line, begin.end())
             if end:  # the whole key on one line (a string with \n escapes)
@@ -359,10 +365,12 @@ def _mask_keys(text: str, counts: Counter[str],  # noqa: C901 - a line scan with
                     line = line[: begin.end()] + _PEM_MARK
                     in_key = True
                 elif tail == _PEM_MARK:  # masked before
-                    in_key = True
-                elif _key_text(nxt) or nxt == _PEM_MARK or (nxt and _PEM_HEADER.fullmatch(nxt)):
+                    in_key = marked = True
+                elif _key_text(nxt) or (nxt and _PEM_HEADER.fullmatch(nxt)):
                     counts["private-key"] += 1  # a block, not a mention in prose
                     in_key = True
+                elif nxt == _PEM_MARK:
+                    in_key = marked = True
         out.append(line + ending)
     return "".join(out)
 
