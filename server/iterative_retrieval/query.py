@@ -17,6 +17,7 @@ from .index.classify import classify
 from .models import Concept, Frame, Query
 from .options import task_options
 from .pasted import strip_pasted
+from .scope import as_folder
 from .search import installed_tail
 from .tokenize import CODE_STOP, identifier_terms, split_identifier, stem
 
@@ -621,10 +622,10 @@ def conventional_header(text: str) -> tuple[str, list[str], str]:
 
 def _with_path(said: str, parts: list[str]) -> list[str]:
     """A scope written as a path (`router/trie-router`, `hooks/slog`) names the folder (or the
-    file) at that path as well as each of its parts: the path first, with a closing slash
-    (search.concept_hits: a folder's path, not a module's), at most 4 in all."""
+    file) at that path as well as each of its parts: the path first (scope.as_folder), at most
+    4 in all."""
     if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+", said) and len(parts) > 1:
-        return [said + "/", *parts][:4]
+        return [as_folder(said), *parts][:4]
     return parts[:4]
 
 

@@ -123,6 +123,17 @@ def scope_matches(scope: str, keys: PathKeys) -> dict[int, float]:
     return out
 
 
+def as_folder(path: str) -> str:
+    """A commit scope written as a path (`router/trie-router`), marked apart from a module's
+    dotted path (`sympy/vector`, whose package entry alone stands for it) by a closing slash."""
+    return path.rstrip("/") + "/"
+
+
+def folder_path(scope: str) -> str | None:
+    """The path of a scope as_folder marked, else None."""
+    return scope[:-1] if scope.endswith("/") else None
+
+
 def under_path(path: str, keys: PathKeys) -> dict[int, float]:
     """file id → UNDER_PATH for the files under a folder whose path holds the scope's path
     (`router/trie-router` → src/router/trie-router/…), its segments squashed as scopes are."""

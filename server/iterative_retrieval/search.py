@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .index import FileRow, Index
 from .models import Concept
-from .scope import PathKeys, path_keys, scope_matches, under_path
+from .scope import PathKeys, folder_path, path_keys, scope_matches, under_path
 
 PART_WEIGHT = 0.5
 PATH_HIT = 8.0
@@ -72,29 +72,35 @@ def _path_keys(index: Index) -> PathKeys:
     return keys
 
 
+def _scope_hits(index: Index, scope: str, cache: SearchCache) -> dict[int, float]:
+    """file id → evidence for a scope of the task (its text without the parentheses)."""
+    folder = folder_path(scope)
+    if folder is not None:
+        # a commit's scope written as a path (`fix(router/trie-router)`): the file at that
+        # path, or every file under the folder it names (once per file list: each cycle asks)
+        memo = index.derived("scope")
+        under = memo.get(("under_path", folder))
+        if under is None:
+            under = memo[("under_path", folder)] = under_path(folder, _path_keys(index))
+        hits = {fid: SCOPE_HIT * m for fid, m in under.items()}
+        hits.update(dict.fromkeys(cache.path_matches(index, folder), SCOPE_HIT))
+        return hits
+    if "/" in scope:
+        # a module's path (query._module_paths; `fix(socket.io)` is matched below): its file,
+        # or its package's entry
+        entries = cache.path_matches(index, scope) or package_entries(scope, cache.lower_paths)
+        return dict.fromkeys(entries, SCOPE_HIT)
+    return {fid: SCOPE_HIT * m for fid, m in scope_matches(scope, _path_keys(index)).items()}
+
+
 def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int, float]:
     """file id → BM25 evidence for one concept (the whole identifier beats its parts)."""
     terms = concept.terms
     if concept.kind in ("path", "frame"):
         # a path names files, not words: its parts ("test", "utils") would match everywhere
         return {fid: PATH_HIT for fid in cache.path_matches(index, concept.text)}
-    if concept.kind == "scope" and concept.text.endswith("/)"):
-        # a commit's scope written as a path (`fix(router/trie-router)`, query._with_path): the
-        # file at that path, or every file under the folder it names
-        path = concept.text[1:-2]
-        named = cache.path_matches(index, path)
-        hits = {fid: SCOPE_HIT * m for fid, m in under_path(path, _path_keys(index)).items()}
-        hits.update(dict.fromkeys(named, SCOPE_HIT))
-        return hits
-    if concept.kind == "scope" and "/" in concept.text:
-        # a module's path (query._module_paths; `fix(socket.io)` is matched below): its file,
-        # or its package's entry
-        module = concept.text.strip("()")
-        entries = cache.path_matches(index, module) or package_entries(module, cache.lower_paths)
-        return dict.fromkeys(entries, SCOPE_HIT)
     if concept.kind == "scope":
-        keys = _path_keys(index)
-        return {fid: SCOPE_HIT * m for fid, m in scope_matches(concept.text, keys).items()}
+        return _scope_hits(index, concept.text.strip("()"), cache)
     if not terms:
         return {}
     if concept.kind == "quoted":
