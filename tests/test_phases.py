@@ -1379,6 +1379,35 @@ def test_a_commit_scope_written_as_a_path_names_the_files_there(tmp_path):
     assert res.files[0].path == "src/middleware.ts", [(f.path, f.reason) for f in res.files]
 
 
+def test_a_task_word_meets_the_code_word_it_inflects(tmp_path):
+    """"charset on renderers" is about render/render.go: `renderers` and `render` stem alike
+    (the -er of `renderer` is a suffix, and so is the -er of `render`)."""
+    files = {
+        "render/render.go": (
+            "package render\n\n// Render writes the response body.\ntype Render interface {\n"
+            "\tRender(w http.ResponseWriter) error\n\tWriteContentType(w http.ResponseWriter)\n}\n\n"
+            "func writeContentType(w http.ResponseWriter, value []string) {\n"
+            "\theader := w.Header()\n\theader[\"Content-Type\"] = value\n}\n"),
+        "render/json.go": (
+            "package render\n\nvar jsonContentType = []string{\"application/json\"}\n\n"
+            "func (r JSON) WriteContentType(w http.ResponseWriter) {\n"
+            "\twriteContentType(w, jsonContentType)\n}\n"),
+        "context.go": (
+            "package gin\n\n// ContentType returns the Content-Type header of the request.\n"
+            "func (c *Context) ContentType() string {\n"
+            "\treturn filterFlags(c.requestHeader(\"Content-Type\"))\n}\n\n"
+            "// Specify the status code; the content type is the caller's.\n"
+            "func (c *Context) Status(code int) { c.Writer.WriteHeader(code) }\n"),
+        **MISC,
+    }
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve("Specify utf-8 as content type charset on renderers")
+    paths = [f.path for f in res.files]
+    assert "render/render.go" in paths[:2], [(f.path, f.reason) for f in res.files]
+    reason = next(f.reason for f in res.files if f.path == "render/render.go")
+    assert "path matches renderers" in reason, reason
+
+
 def test_a_reason_names_only_the_parts_of_a_name_a_file_says(tmp_path):
     """A file that holds SESSION_REFRESH_EACH_REQUEST whole "matches" it; one that says only
     `session` and `request` and is named after `session` says those parts, never the whole name

@@ -64,6 +64,11 @@ def test_path_terms_split_folders_and_name():
         ["throttle", "throttling", "throttled"],
         ["authenticate", "authenticated", "authentication"],
         ["validate", "validation"],
+        # a word ending in -er keeps meeting itself after another suffix
+        ["render", "renderer", "renderers", "rendering", "rendered"],
+        ["register", "registered", "registering", "registers"],
+        ["buffer", "buffered", "buffers", "buffering"],
+        ["order", "ordered", "ordering", "orders"],
     ],
 )
 def test_stem_merges_variants(group):

@@ -665,6 +665,10 @@ stem_word(char *w, Py_ssize_t n)
         else {
             out = n - k;
         }
+        /* a word that ends in -er loses it whatever suffix came after it */
+        if (out - 2 >= min_stem && w[out - 2] == 'e' && w[out - 1] == 'r') {
+            out -= 2;
+        }
         break;
     }
     if (out > min_stem && (w[out - 1] == 'e' || w[out - 1] == 'y')) {

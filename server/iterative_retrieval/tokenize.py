@@ -324,6 +324,10 @@ def _stem(w: str) -> str:
                 out = w[:-1]  # "bytes" -> "byte" (then trimmed below)
             else:
                 out = w[: -len(suf)]
+            # renderers, rendered and render meet: a word that ends in -er loses it
+            # whatever suffix came after it
+            if out.endswith("er") and len(out) - 2 >= _MIN_STEM:
+                out = out[:-2]
             break
     if len(out) > _MIN_STEM and out[-1] in "ey":
         out = out[:-1]

@@ -45,22 +45,23 @@ from .reads import IndexReads, pack_outline
 
 log = logging.getLogger("iterative_retrieval.index")
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 """The index format: each has a file of its own (index/versions.py), and a file that holds another
-is rebuilt. 16: an API reference's HTML page (jazzy, javadoc, Doxygen, rustdoc, Sphinx) is
-skipped as `generated`; 15: a file whose header says a tool wrote it (Bison, flex, `Code
-generated … DO NOT EDIT`) is skipped as `generated`; 14: an acronym's plural in a name is the
-acronym (`allowedURLs`: allowed, url; was UR, Ls); 13: a browserify or webpack bundle is skipped as
-`generated` (by its prelude), which an earlier index outlines as source, and an object literal's
-one-line arrow members (`onData: (c) => { push(c) },`) are definitions; 12: an anonymous
-JavaScript class (`export default class extends Controller`) is the module's `default`, not a
-class named `extends`, and an object literal's one-line methods (`onError(err) { log(err) },`)
-are definitions; 11: a JavaScript template literal nested in another's `${…}` no longer ends the
-outer one (the rest of the file was misread); 10: JavaScript object literals' functions are
-definitions; 9: JavaScript's function declarations inside function bodies are definitions; 8:
-JavaScript's assignments of functions (`Reply.prototype.hijack = function`) are definitions,
-which an earlier index lacks; 7: credential files are recognised by content and by link target
-(skipped `secret`), which an earlier index may hold."""
+is rebuilt. 17: a word that ends in -er stems without it after any other suffix (`renderers`,
+`rendered` and `render` meet; were `render`, `render`, `rend`); 16: an API reference's HTML page
+(jazzy, javadoc, Doxygen, rustdoc, Sphinx) is skipped as `generated`; 15: a file whose header says
+a tool wrote it (Bison, flex, `Code generated … DO NOT EDIT`) is skipped as `generated`; 14: an
+acronym's plural in a name is the acronym (`allowedURLs`: allowed, url; was UR, Ls); 13: a
+browserify or webpack bundle is skipped as `generated` (by its prelude), which an earlier index
+outlines as source, and an object literal's one-line arrow members (`onData: (c) => { push(c) },`)
+are definitions; 12: an anonymous JavaScript class (`export default class extends Controller`) is
+the module's `default`, not a class named `extends`, and an object literal's one-line methods
+(`onError(err) { log(err) },`) are definitions; 11: a JavaScript template literal nested in
+another's `${…}` no longer ends the outer one (the rest of the file was misread); 10: JavaScript
+object literals' functions are definitions; 9: JavaScript's function declarations inside function
+bodies are definitions; 8: JavaScript's assignments of functions (`Reply.prototype.hijack =
+function`) are definitions, which an earlier index lacks; 7: credential files are recognised by
+content and by link target (skipped `secret`), which an earlier index may hold."""
 STORE_BATCH = 64
 """Files written per hold of the index lock (and per progress report): a small batch keeps
 buffer updates quick during a first index."""
