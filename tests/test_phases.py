@@ -1313,6 +1313,51 @@ def test_a_word_the_task_calls_a_function_is_a_name_when_the_code_defines_it():
     assert {c.text: c.kind for c in many.keywords}["select"] == "word"
 
 
+def test_a_word_too_common_to_search_is_a_name_where_the_task_writes_it_as_one():
+    from iterative_retrieval.query import defined_names
+
+    q = parse_task('implement ".Unwrap() error" on Error type')
+    assert q.capitalized == ("Error",)
+    assert "error" not in {c.text.lower() for c in q.keywords}  # too common a word to search
+    promoted = defined_names(q, lambda n: {"Error": 2}.get(n, 0), frozenset)
+    kinds = {c.text: c.kind for c in promoted.keywords}
+    assert kinds.get("Error") == "identifier", kinds
+    # defined nowhere, or by many files: no name, and nothing added
+    for count in (0, 9):
+        same = defined_names(q, lambda n, k=count: k, frozenset)
+        assert "Error" not in {c.text for c in same.keywords}
+
+
+ERRORS = {
+    "errors.go": (
+        "package gin\n\n// Error represents an error's specification.\ntype Error struct {\n"
+        "\tErr  error\n\tType ErrorType\n}\n\ntype ErrorType uint64\n\n"
+        "func (msg *Error) Error() string {\n\treturn msg.Err.Error()\n}\n"),
+    "render/json.go": (
+        "package render\n\n// JSON contains the given interface object.\ntype JSON struct {\n"
+        "\tData any\n}\n\nvar jsonContentType = []string{\"application/json; charset=utf-8\"}\n\n"
+        "// WriteContentType writes the JSON content type.\n"
+        "func (r JSON) WriteContentType(w http.ResponseWriter) {\n"
+        "\twriteContentType(w, jsonContentType)\n}\n"),
+    "render/xml.go": (
+        "package render\n\n// XML contains the given interface object.\ntype XML struct {\n"
+        "\tData any\n}\n\nvar xmlContentType = []string{\"application/xml; charset=utf-8\"}\n\n"
+        "// WriteContentType writes the XML content type.\n"
+        "func (r XML) WriteContentType(w http.ResponseWriter) {\n"
+        "\twriteContentType(w, xmlContentType)\n}\n"),
+    **MISC,
+}
+
+
+def test_the_type_the_task_names_with_a_common_word_comes_first(tmp_path):
+    """"… on Error type": `error` alone is too common to search, but written as a name it
+    names the type `Error`; its file comes before the renderers that say `type` most."""
+    eng, _ = engine_for(tmp_path, ERRORS)
+    res = eng.retrieve('implement ".Unwrap() error" on Error type')
+    assert res.files[0].path == "errors.go", [(f.path, f.relevance, f.reason) for f in res.files]
+    assert "defines `Error`" in res.files[0].reason
+
+
 CALLED = {
     "pkg/base.py": (
         "import uuid\n\n\ndef normalize(obj):\n    return str(obj)\n\n\n"

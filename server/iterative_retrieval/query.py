@@ -530,7 +530,8 @@ def defined_names(query: Query, definers: Callable[[str], int],
     a method (`from tokenize function`). The file that defines one implements what the task
     names, not merely one more file that says the word. `definers` counts the files defining a
     name, case and all. A folder's name is the project's or a package's ("by default Flask
-    will…", "for Cowboy 1"): the class named after it is seldom what the task means."""
+    will…", "for Cowboy 1"): the class named after it is seldom what the task means. A word
+    too common to be a keyword (`on Error type`) is added as the name."""
     if not query.capitalized and not query.called:
         return query
     names = {n.lower(): n for n in (*query.capitalized, *query.called)
@@ -543,7 +544,16 @@ def defined_names(query: Query, definers: Callable[[str], int],
             changed = True
             c = _ident_concept(name, max(c.weight, W_CODE))
         out.append(c)
-    return replace(query, keywords=tuple(out)) if changed else query
+    # a word too common to search that the task writes as a name (`on Error type`, where the
+    # code's type is `Error`) is that name
+    said = {c.text.lower() for c in query.keywords}
+    promoted = {low for low, name in names.items()
+                if low not in said and 0 < definers(name) <= CAPITALIZED_DEFINERS}
+    if not promoted:
+        return replace(query, keywords=tuple(out)) if changed else query
+    out.extend(_ident_concept(names[low], W_CODE) for low in promoted)
+    return replace(query, keywords=tuple(out),
+                   fallback=tuple(c for c in query.fallback if c.text not in promoted))
 
 
 def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> Query:
