@@ -391,6 +391,40 @@ def test_an_issue_template_s_boilerplate_is_no_part_of_the_task():
     assert "node" in kinds(parse_task("Node: the node id is lost when a tree is copied"))
 
 
+PR_CHECKLIST = """{task}
+
+## Checklist
+
+- [x] I think the code is well written
+- [ ] If you provide code modification, please add yourself to
+`CONTRIBUTORS.txt`
+  * The format is &lt;Name&gt; &lt;Surname&gt;.
+- [ ] Add a new news fragment into the `CHANGES` folder
+  * name it `<issue_id>.<type>` for example (588.bugfix)
+* if you don't have an `issue_id` change it to the pr id after creating
+the pr
+  * ensure type is one of the following:
+    * `.feature`: Signifying a new feature.
+    * `.misc`: A ticket has been closed, but it is not of interest to users.
+
+## Summary
+
+- Strips the trailing dot in `ssl_context`.
+"""
+
+
+def test_a_pull_request_s_checklist_section_is_no_part_of_the_task():
+    """A squash merge's pull request template: the check-list section's boxes and what their
+    items go on to say (`CONTRIBUTORS.txt`, `issue_id`, `.feature`) are the template's; the
+    heading after it, and the task, stay."""
+    task = "Strip the trailing dot from FQDNs in the Host header and the TLS context"
+    k = kinds(parse_task(PR_CHECKLIST.format(task=task)))
+    assert not {"CONTRIBUTORS.txt", "issue_id", "feature", "misc", "surname"} & set(k), k
+    assert {"trailing", "fqdn", "ssl_context"} <= {w.lower() for w in k}, k
+    # the word itself in a sentence is the reporter's
+    assert "checklist" in kinds(parse_task("The release checklist script skips the tag"))
+
+
 def test_a_copy_of_an_issue_page_or_a_tracker_s_fields_reads_as_the_issue():
     """Copied from the issue's web page (who commented when, the side panel) or from a
     tracker (Jira's Priority, Affects Version/s, Summary:), the task reads as its own words;

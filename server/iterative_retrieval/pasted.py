@@ -8,7 +8,7 @@ on the development set's tasks pasted into two such templates, R@5 fell from .86
 and the template's first heading was read as the task's title. Removed here are
 
 - headings (markdown `#`, a line in bold, a short line ending with a colon) made only of a
-  template's words, whatever the project;
+  template's words, whatever the project, and a pull request template's check-list section;
 - the placeholders GitHub's templates ship with, left unfilled;
 - environment lines (`- OS: Ubuntu 22.04`, `Python version: 3.11`, `**Sphinx version:** 7.1`)
   and an issue form's environment fields (`### Operating system` over `macOS 14.1`);
@@ -114,6 +114,13 @@ _HEADING_RE = re.compile(
     r"|(?P<c>[A-Za-z][^\n:]{0,60}):)[ \t]*$",  # Steps to reproduce:
     re.M,
 )
+# A pull request template's check-list section (`## Checklist`, `## ✅ Checklist`) down to the
+# next heading: its boxes go with the line rule below, but not what the boxes' items go on to
+# say in their own sub-items (aiohttp's "name it `<issue_id>.<type>` … `.feature`, `.bugfix`",
+# "add yourself to `CONTRIBUTORS.txt`"), whose words became a squash merge's keywords.
+_CHECKLIST_RE = re.compile(
+    r"^[ \t]*+(?:#{1,6}[ \t]++|\*\*|__)?[^\w\n]{0,8}+check-?list(?:\*\*|__)?:?[ \t]*+$"
+    r"(?:\n(?![ \t]*#).*+)*+", re.M | re.I)
 _ENV_RE = re.compile(  # possessive where spaces meet spaces (quadratic in a run of them)
     r"^[ \t]*+(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<k>[A-Za-z][\w .()/-]{0,40}?)[ \t]*+(?:\*\*|__)?"
     r"[ \t]*+:[ \t]*+(?:\*\*|__)?[ \t]*+(?P<v>[^\n]{0,80})$",
@@ -309,6 +316,7 @@ def strip_pasted(text: str) -> str:
     text = _PAGE_EVENT_RE.sub("", _DATE_RE.sub("", text))
     text = _ENV_FIELD_RE.sub(_env_field, text)
     text = _ENV_RE.sub(_env_line, text)
+    text = _CHECKLIST_RE.sub(lambda m: "\n" * m.group().count("\n"), text)
     text = _HEADING_RE.sub(_heading, text)
     text = _KEY_RE.sub(_key, text)
     text = _LINE_RE.sub(_page_line, text)
