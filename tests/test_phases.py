@@ -1328,6 +1328,48 @@ def test_a_word_too_common_to_search_is_a_name_where_the_task_writes_it_as_one()
         assert "Error" not in {c.text for c in same.keywords}
 
 
+def test_a_generic_word_that_names_a_module_is_a_keyword():
+    from iterative_retrieval.query import named_modules
+
+    q = parse_task("fix traceback for missing frame file")
+    assert "traceback" in {c.text for c in q.fallback}  # a word of issues, kept aside
+    named = named_modules(q, lambda w: {"traceback": 1, "file": 7}.get(w, 0))
+    words = {c.text for c in named.keywords}
+    assert "traceback" in words and "file" not in words, words  # file.py is everywhere
+    assert "traceback" not in {c.text for c in named.fallback}
+    # a verb of the change, "test" and the language name no module the task means
+    for task in ("Remove the extra newline in the lock file", "Test pickling (Python>=3.5)"):
+        q = parse_task(task)
+        assert named_modules(q, lambda w: int(w in ("remove", "test", "python"))) == q, task
+
+
+TRACEBACKS = {
+    "rich/traceback.py": (
+        "from .console import Console\n\n\nclass Frame:\n    filename: str\n    lineno: int\n\n\n"
+        "class Traceback:\n    def _render_stack(self, stack):\n"
+        "        for frame in stack.frames:\n"
+        "            code = open(frame.filename).read()\n            yield code\n"),
+    "rich/console.py": (
+        "class Console:\n    def print_exception(self):\n"
+        "        from .traceback import Traceback\n        return Traceback()\n\n"
+        "    def set_alt_screen(self, missing=False):\n        # a missing screen: no frame\n"
+        "        return missing\n"),
+    "rich/errors.py": "class MissingStyle(Exception):\n    pass\n\n\nclass NoAltScreen(Exception):\n"
+                      "    pass\n",
+    **MISC,
+}
+
+
+def test_the_module_a_generic_word_names_comes_first(tmp_path):
+    """"fix traceback for missing frame file": `traceback` is a word of issues, but rich's
+    traceback.py is named for it: it comes before the console that says `missing` and
+    `frame`."""
+    eng, _ = engine_for(tmp_path, TRACEBACKS)
+    res = eng.retrieve("fix traceback for missing frame file")
+    assert res.files[0].path == "rich/traceback.py", [(f.path, f.reason) for f in res.files]
+    assert "path matches traceback" in res.files[0].reason
+
+
 ERRORS = {
     "errors.go": (
         "package gin\n\n// Error represents an error's specification.\ntype Error struct {\n"

@@ -18,11 +18,11 @@ from dataclasses import replace
 from .dispatch import admitter, dispatch
 from .evaluate import evaluate
 from .models import Candidate, CycleTrace, Evaluation, Query
-from .query import defined_names, said_phrases, unknown_identifiers_as_words
+from .query import defined_names, named_modules, said_phrases, unknown_identifiers_as_words
 from .refine import HIGH, find_gaps, focus_areas, refine
 from .relevance import Roles, assign, ranked
 from .run import Cancelled, Report, Run
-from .search import concept_hits, folder_names
+from .search import concept_hits, folder_names, modules_named
 
 __all__ = ["Cancelled", "Report", "run_loop"]
 
@@ -53,6 +53,7 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
 
     query = said_phrases(unknown_identifiers_as_words(query, known), known)
     query = defined_names(query, definers, lambda: folder_names(run.index))
+    query = named_modules(query, lambda w: modules_named(run.index, w))
     if query.keywords != run.task_concepts:
         run = replace(run, task_concepts=query.keywords)
     for cycle in range(1, max_cycles + 1):

@@ -556,6 +556,28 @@ def defined_names(query: Query, definers: Callable[[str], int],
                    fallback=tuple(c for c in query.fallback if c.text not in promoted))
 
 
+_NOT_MODULES = frozenset(("test", "tests", "python"))
+MODULE_NAMED = 2
+"""A generic word (`traceback`, `error`) is the task's keyword when at most this many files
+are named after it: then it names a module (rich's traceback.py)."""
+
+
+def named_modules(query: Query, modules: Callable[[str], int]) -> Query:
+    """The task's generic words, kept aside (`fix traceback for missing frame file`), that name
+    one of the code's modules: keywords, as the task's other words. `modules` counts the files
+    named after a word."""
+    # not a verb of the change (`remove`: poetry's remove.py command), nor "test", which says
+    # the task is about tests (utils/test.py is a module of helpers), nor the language
+    # ("pickling objects (Python>=3.5)": utils/python.py)
+    named = [c for c in query.fallback if c.text not in TASK_VERBS and c.text not in _NOT_MODULES
+             and 0 < modules(c.text) <= MODULE_NAMED]
+    if not named:
+        return query
+    return replace(query, keywords=query.keywords + tuple(
+                       Concept(c.text, "word", W_WORD, c.terms) for c in named),
+                   fallback=tuple(c for c in query.fallback if c not in named))
+
+
 def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> Query:
     """The task's compound identifiers that no file says whole (a name the task introduces,
     `MousetrapDisplayDuration`; a misremembered one) become their words: the code says those

@@ -125,6 +125,13 @@ def concept_hits(index: Index, concept: Concept, cache: SearchCache) -> dict[int
     return out
 
 
+def modules_named(index: Index, word: str) -> int:
+    """How many source files are named `word` or its plural (`traceback.py`, `errors.go`)."""
+    names, rows = _path_keys(index).names, index.file_maps()[0]
+    return sum(rows[fid].kind == "source" for fid in (*names.get(word, ()),
+                                                      *names.get(word + "s", ())) if fid in rows)
+
+
 def folder_names(index: Index) -> frozenset[str]:
     """Every folder's name in the workspace, lower-case; memoised until the index changes."""
     memo = index.derived("folders")
