@@ -558,8 +558,8 @@ def defined_names(query: Query, definers: Callable[[str], int],
 
 _NOT_MODULES = frozenset(("test", "tests", "python"))
 MODULE_NAMED = 2
-"""A generic word (`traceback`, `error`) is the task's keyword when at most this many files
-are named after it: then it names a module (rich's traceback.py)."""
+"""A generic word (`traceback`, `error`) is the task's keyword when at most this many source
+files are named after it: then it names a module (rich's traceback.py)."""
 
 
 def named_modules(query: Query, modules: Callable[[str], int]) -> Query:
