@@ -423,6 +423,12 @@ def test_a_pull_request_s_checklist_section_is_no_part_of_the_task():
     assert {"trailing", "fqdn", "ssl_context"} <= {w.lower() for w in k}, k
     # the word itself in a sentence is the reporter's
     assert "checklist" in kinds(parse_task("The release checklist script skips the tag"))
+    # the section is its list: the reporter's paragraph after it stays, under any heading
+    for heading in ("**Description**", "### Description", ""):
+        k = kinds(parse_task(f"Cookie not refreshed\n\n**Checklist**\n- [x] I searched the "
+                             f"issues\n\n{heading}\nThe session cookie is not refreshed after "
+                             "`login()`"))
+        assert {"session", "cookie", "login"} <= set(k) and "searched" not in k, (heading, k)
 
 
 def test_a_copy_of_an_issue_page_or_a_tracker_s_fields_reads_as_the_issue():

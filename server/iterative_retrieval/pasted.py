@@ -114,13 +114,45 @@ _HEADING_RE = re.compile(
     r"|(?P<c>[A-Za-z][^\n:]{0,60}):)[ \t]*$",  # Steps to reproduce:
     re.M,
 )
-# A pull request template's check-list section (`## Checklist`, `## ✅ Checklist`) down to the
-# next heading: its boxes go with the line rule below, but not what the boxes' items go on to
-# say in their own sub-items (aiohttp's "name it `<issue_id>.<type>` … `.feature`, `.bugfix`",
-# "add yourself to `CONTRIBUTORS.txt`"), whose words became a squash merge's keywords.
-_CHECKLIST_RE = re.compile(
-    r"^[ \t]*+(?:#{1,6}[ \t]++|\*\*|__)?[^\w\n]{0,8}+check-?list(?:\*\*|__)?:?[ \t]*+$"
-    r"(?:\n(?![ \t]*#).*+)*+", re.M | re.I)
+# A pull request template's check-list section (`## Checklist`, `**Checklist**`): its boxes go
+# with the line rule below, but not what the boxes' items go on to say in their own sub-items
+# (aiohttp's "name it `<issue_id>.<type>` … `.feature`", "add yourself to `CONTRIBUTORS.txt`"),
+# whose words became a squash merge's keywords. The section is its list: items, their
+# continuation lines and blank lines, up to a heading or a paragraph after a blank line.
+_CHECKLIST_HEAD_RE = re.compile(
+    r"^[ \t]*+(?:#{1,6}[ \t]++|\*\*|__)?[^\w\n]{0,8}+check-?list(?:\*\*|__)?:?[ \t]*+$",
+    re.M | re.I)
+_LIST_ITEM_RE = re.compile(r"[ \t]*+(?:[-*+]|\d{1,3}[.)])[ \t]")
+_HEADING_START_RE = re.compile(r"[ \t]*+(?:#|\*\*|__)")
+
+
+def _without_checklists(text: str) -> str:
+    """The text with each check-list section's lines left empty (_CHECKLIST_HEAD_RE)."""
+    if _CHECKLIST_HEAD_RE.search(text) is None:
+        return text
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        if not _CHECKLIST_HEAD_RE.fullmatch(lines[i]):
+            i += 1
+            continue
+        lines[i] = ""
+        i += 1
+        after_blank = False
+        while i < len(lines):
+            line = lines[i]
+            if line.strip():
+                if not (_LIST_ITEM_RE.match(line) or (
+                        not after_blank and not _HEADING_START_RE.match(line))):
+                    break
+                after_blank = False
+            else:
+                after_blank = True
+            lines[i] = ""
+            i += 1
+    return "\n".join(lines)
+
+
 _ENV_RE = re.compile(  # possessive where spaces meet spaces (quadratic in a run of them)
     r"^[ \t]*+(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<k>[A-Za-z][\w .()/-]{0,40}?)[ \t]*+(?:\*\*|__)?"
     r"[ \t]*+:[ \t]*+(?:\*\*|__)?[ \t]*+(?P<v>[^\n]{0,80})$",
@@ -316,7 +348,7 @@ def strip_pasted(text: str) -> str:
     text = _PAGE_EVENT_RE.sub("", _DATE_RE.sub("", text))
     text = _ENV_FIELD_RE.sub(_env_field, text)
     text = _ENV_RE.sub(_env_line, text)
-    text = _CHECKLIST_RE.sub(lambda m: "\n" * m.group().count("\n"), text)
+    text = _without_checklists(text)
     text = _HEADING_RE.sub(_heading, text)
     text = _KEY_RE.sub(_key, text)
     text = _LINE_RE.sub(_page_line, text)
