@@ -1360,16 +1360,6 @@ TRACEBACKS = {
 }
 
 
-def test_the_module_a_generic_word_names_comes_first(tmp_path):
-    """"fix traceback for missing frame file": `traceback` is a word of issues, but rich's
-    traceback.py is named for it: it comes before the console that says `missing` and
-    `frame`."""
-    eng, _ = engine_for(tmp_path, TRACEBACKS)
-    res = eng.retrieve("fix traceback for missing frame file")
-    assert res.files[0].path == "rich/traceback.py", [(f.path, f.reason) for f in res.files]
-    assert "path matches traceback" in res.files[0].reason
-
-
 ERRORS = {
     "errors.go": (
         "package gin\n\n// Error represents an error's specification.\ntype Error struct {\n"
@@ -1391,15 +1381,6 @@ ERRORS = {
 }
 
 
-def test_the_type_the_task_names_with_a_common_word_comes_first(tmp_path):
-    """"… on Error type": `error` alone is too common to search, but written as a name it
-    names the type `Error`; its file comes before the renderers that say `type` most."""
-    eng, _ = engine_for(tmp_path, ERRORS)
-    res = eng.retrieve('implement ".Unwrap() error" on Error type')
-    assert res.files[0].path == "errors.go", [(f.path, f.relevance, f.reason) for f in res.files]
-    assert "defines `Error`" in res.files[0].reason
-
-
 CALLED = {
     "pkg/base.py": (
         "import uuid\n\n\ndef normalize(obj):\n    return str(obj)\n\n\n"
@@ -1415,13 +1396,24 @@ CALLED = {
 }
 
 
-def test_the_file_defining_what_the_task_calls_a_function_comes_first(tmp_path):
-    """"return uuid from tokenize function" names `tokenize`: the file defining it implements
-    what the task names, before the module that calls it with every other word of the task."""
-    eng, _ = engine_for(tmp_path, CALLED)
-    res = eng.retrieve("When RecursionError is raised, return uuid from tokenize function")
-    assert res.files[0].path == "pkg/base.py", [(f.path, f.relevance, f.reason) for f in res.files]
-    assert "defines `tokenize`" in res.files[0].reason
+@pytest.mark.parametrize("files, task, first, said", [
+    # `traceback` is a word of issues, kept aside, but rich's traceback.py is named for it: it
+    # comes before the console that says `missing` and `frame`
+    (TRACEBACKS, "fix traceback for missing frame file", "rich/traceback.py",
+     "path matches traceback"),
+    # `error` alone is too common to search, but written as a name it names the type `Error`:
+    # its file comes before the renderers that say `type` most
+    (ERRORS, 'implement ".Unwrap() error" on Error type', "errors.go", "defines `Error`"),
+    # "tokenize function" names `tokenize`: the file defining it implements what the task
+    # names, before the module that calls it with every other word of the task
+    (CALLED, "When RecursionError is raised, return uuid from tokenize function", "pkg/base.py",
+     "defines `tokenize`"),
+], ids=["generic-word-module", "common-word-as-name", "called-a-function"])
+def test_the_file_the_task_names_in_its_words_comes_first(tmp_path, files, task, first, said):
+    eng, _ = engine_for(tmp_path, files)
+    res = eng.retrieve(task)
+    assert res.files[0].path == first, [(f.path, f.relevance, f.reason) for f in res.files]
+    assert said in res.files[0].reason
 
 
 ROUTERS = {
