@@ -225,6 +225,13 @@ def test_classify():
                  "test-d/index.ts", "packages-private/dts-test/ref.test-d.ts"):
         assert classify(name, "typescript") == "test", name
     assert classify("src/test-data.ts", "typescript") == "source"
+    # a package's tests in one script beside it (AVA's `test.js`), a Rust module's `mod tests`
+    for name, lang in (("test.js", "javascript"), ("packages/got/test.ts", "typescript"),
+                       ("tests.mjs", "javascript"), ("src/parser/tests.rs", "rust")):
+        assert classify(name, lang) == "test", name
+    for name, lang in (("lib/attest.js", "javascript"), ("src/latest.ts", "typescript"),
+                       ("src/tests_util.rs", "rust"), ("utils/test.py", "python")):
+        assert classify(name, lang) == "source", name
     assert classify("docs/index.md", "markdown") == "doc"
     assert classify("examples/demo/app.py", "python") == "example"
     assert classify("sandbox/server.js", "javascript") == "example"  # a manual-testing app

@@ -56,7 +56,8 @@ TEST_DIRS = frozenset((
 TEST_DIR_RE = re.compile(r"(^|[-_.])tests?([-_.]|$)")
 TEST_FILE_RE = re.compile(
     r"(^test_.*\.py$|^.*_tests?\.py$|^conftest\.py$|^.*_test\.go$|^tests?\.rs$"
-    r"|^.*[._-](test|spec)s?\.[cm]?[jt]sx?$|^.*Tests?\.(java|kt|cs|swift)$|^.*_spec\.rb$)")
+    r"|^(.*[._-])?(test|spec)s?(-d)?\.[cm]?[jt]sx?$|^.*Tests?\.(java|kt|cs|swift)$|^.*_spec\.rb$)")
+"""A script's tests beside it (`test.js`, AVA's; `index.test-d.ts`, tsd's type tests) too."""
 DOC_DIRS = frozenset(("doc", "docs", "documentation", "website", "site", "man", "changelog.d",
                       "changes", "newsfragments", "news"))
 DOC_EXTENSIONS = frozenset((".md", ".rst", ".txt", ".adoc", ".markdown", ".html", ".1", ".ronn"))

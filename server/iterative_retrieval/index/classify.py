@@ -18,10 +18,12 @@ _DOC_NAME_RE = re.compile(
 )
 _TEST_FILE_RE = re.compile(
     r"(^|/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)(-d)?\.[a-z]+|conftest\.py"
-    r"|[^/]*Tests?\.(java|cs|kt))$"
+    r"|(tests?|specs?)\.[cm]?[jt]sx?|tests?\.rs|[^/]*Tests?\.(java|cs|kt))$"
 )
 """`.test-d.ts` and the folders `test-d/`, `test-dts/`: type tests (tsd's and vitest's
-typecheck conventions), checked by the compiler instead of run."""
+typecheck conventions), checked by the compiler instead of run. A script named `test.js` is its
+package's tests (AVA's convention: execa, got), a Rust `tests.rs` its module's `mod tests`;
+Python's `test.py` is left out, as it is often a module of test helpers."""
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
 _EXAMPLE_DIR_RE = re.compile(
     r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench(es|suite)?|sandbox(es)?|playgrounds?)(/|$)")
@@ -50,7 +52,7 @@ there, `sphinx.js`): the project's messages in other languages, text for transla
 ships sixty; their words (and the folder name `LC_MESSAGES` a task named) filled a task's list."""
 
 
-CLASSIFIER_VERSION = "9"
+CLASSIFIER_VERSION = "10"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
