@@ -995,3 +995,15 @@ def test_ruby_and_javascript_methods_are_members_of_their_type():
     assert q.members == (("Router", "handle"),)
     assert "prototype" not in {c.text for c in q.keywords}
     assert parse_task("See README.md#Usage, issue #123 and the C# client").members == ()
+
+
+def test_a_name_of_the_code_the_title_says_weighs_as_a_name_in_backticks():
+    """'Wrong Derivative kind attribute' over `d = Derivative(A, x)`: the title says which of
+    the reproducer's names the task is about; it weighs as much as its other names, not as a
+    call the code block merely makes."""
+    body = "\n\n```\nfrom sympy import Integral, MatrixSymbol\ni = Integral(A, x)\n" \
+           "d = Derivative(A, x)\nB = MatrixSymbol('B', 2, 2)\n```\n"
+    about = {c.text: c.weight for c in parse_task("Wrong Derivative kind attribute" + body).keywords}
+    aside = {c.text: c.weight for c in parse_task("Wrong kind attribute" + body).keywords}
+    assert about["Derivative"] > aside["Derivative"] == aside["Integral"]
+    assert about["Derivative"] >= about["MatrixSymbol"]

@@ -344,6 +344,12 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         if looks_like_identifier(tok) or (m.group(1) and len(tok) >= 3) or "::" in m.group():
             ident_counts[tok] += 2
             in_words.add(tok)
+    # a name the task's code uses that its title says as a word ("Wrong Derivative kind
+    # attribute" over `Derivative(A, x)`) is what the task is about, as if in backticks
+    title_words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", prose.strip().split("\n", 1)[0]))
+    for tok in [t for t in ident_counts if t in title_words and t not in in_words]:
+        ident_counts[tok] += 2
+        in_words.add(tok)
     idents = _rank_identifiers(ident_counts)
     for ident, n in idents[:MAX_IDENTS]:
         weight = W_IDENT if n >= 2 else W_CODE
