@@ -21,7 +21,7 @@ from iterative_retrieval.dispatch import dispatch
 from iterative_retrieval.engine import Engine
 from iterative_retrieval.evaluate import evaluate, types_only
 from iterative_retrieval.models import Concept, Evaluation, Symbol
-from iterative_retrieval.query import parse_task
+from iterative_retrieval.query import modules_of_named_tests, parse_task, subject_of_test
 from iterative_retrieval.refine import Gaps, find_gaps, refine, variants_and_synonyms
 from iterative_retrieval.relevance import assign
 from iterative_retrieval.run import Run
@@ -1396,6 +1396,28 @@ CALLED = {
 }
 
 
+TESTED = {
+    "netx/classes/reportviews.py": (
+        "class EdgeView:\n    def __init__(self, graph):\n        self._adjdict = graph._adj\n\n"
+        "    def __getitem__(self, e):\n        u, v = e\n        return self._adjdict[u][v]\n"),
+    "netx/classes/graph.py": (
+        "from netx.exception import NetworkXError\n\n\nclass Graph:\n"
+        "    def get_edge_data(self, u, v, default=None):\n"
+        "        # an edge that is not present gives the default\n        try:\n"
+        "            return self._adj[u][v]\n        except KeyError:\n"
+        "            return default\n\n    def remove_edge(self, u, v):\n        try:\n"
+        "            del self._adj[u][v]\n        except KeyError as err:\n"
+        "            raise NetworkXError(f'The edge {u}-{v} is not present') from err\n"),
+    "netx/exception.py": (
+        "class NetworkXException(Exception):\n    pass\n\n\n"
+        "class NetworkXError(NetworkXException):\n    \"\"\"A serious error: a missing edge.\"\"\"\n"),
+    "netx/classes/tests/test_reportviews.py": (
+        "from netx.classes.reportviews import EdgeView\n\n\ndef test_missing_edge():\n"
+        "    assert EdgeView\n"),
+    **MISC,
+}
+
+
 @pytest.mark.parametrize("files, task, first, said", [
     # `traceback` is a word of issues, kept aside, but rich's traceback.py is named for it: it
     # comes before the console that says `missing` and `frame`
@@ -1408,7 +1430,13 @@ CALLED = {
     # names, before the module that calls it with every other word of the task
     (CALLED, "When RecursionError is raised, return uuid from tokenize function", "pkg/base.py",
      "defines `tokenize`"),
-], ids=["generic-word-module", "common-word-as-name", "called-a-function"])
+    # a squash names the test it updated: the module that test tests is where the change is,
+    # before the files that say the task's words most
+    (TESTED, "Add better error message when trying to get edge that is not present\n\n"
+     "* reraise KeyError instead for NetworkXError\n\n"
+     "* Update netx/classes/tests/test_reportviews.py", "netx/classes/reportviews.py",
+     "tested by `test_reportviews.py`, which the task names"),
+], ids=["generic-word-module", "common-word-as-name", "called-a-function", "a-named-test-s-module"])
 def test_the_file_the_task_names_in_its_words_comes_first(tmp_path, files, task, first, said):
     eng, _ = engine_for(tmp_path, files)
     res = eng.retrieve(task)
@@ -1719,3 +1747,32 @@ def test_a_module_named_for_a_task_word_is_handed_out_when_a_rarer_word_outweigh
     assert named.relevance >= 0.2 and "path matches palettes" in named.reason, named
     # the modules that only say the word (a parameter named `palettes`) are not lifted with it
     assert not [p for p in by_path if p.startswith("pkg/plot")], list(by_path)
+
+
+@pytest.mark.parametrize("test, subject", [
+    ("netx/classes/tests/test_reportviews.py", ("netx/classes/reportviews.py", "reportviews.py")),
+    ("tests/test_app.py", ("app.py", "app.py")),
+    ("pkg/views_test.py", ("pkg/views.py", "views.py")),
+    ("binding/form_test.go", ("binding/form.go", "form.go")),
+    ("src/__tests__/router.spec.ts", ("src/router.ts", "router.ts")),
+    ("packages/core/test/render.test.jsx", ("packages/core/render.jsx", "render.jsx")),
+    ("src/test/java/com/acme/InvoiceTest.java", ("src/java/com/acme/Invoice.java", "Invoice.java")),
+    ("spec/models/user_spec.rb", ("models/user.rb", "user.rb")),
+    ("netx/classes/reportviews.py", None), ("tests/conftest.py", None),
+])
+def test_the_module_a_test_tests(test, subject):
+    assert subject_of_test(test) == subject
+
+
+def test_a_test_that_is_not_the_project_s_names_no_module():
+    """A reporter's own `test_foo.py` (pytest's issues paste theirs) is no file of the project:
+    nothing is added; nor when the module is ambiguous or missing."""
+    q = parse_task("Failure in tests/test_foo.py when run with -p no:cacheprovider")
+    assert modules_of_named_tests(q, lambda p: [], lambda p: ["foo.py"]) == q
+    assert modules_of_named_tests(q, lambda p: ["tests/test_foo.py"], lambda p: []) == q
+    assert modules_of_named_tests(q, lambda p: ["tests/test_foo.py"],
+                          lambda p: ["a/foo.py", "b/foo.py"]) == q
+    named = modules_of_named_tests(q, lambda p: ["tests/test_foo.py"],
+                           lambda p: ["src/foo.py"] if p == "foo.py" else [])
+    assert named.tested == (("src/foo.py", "tests/test_foo.py"),)
+    assert [c.text for c in named.keywords if c.kind == "path"][-1] == "src/foo.py"

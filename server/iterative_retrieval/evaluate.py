@@ -179,6 +179,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         if st.task or len(st.concept.origin) != 1 or st.concept.origin[0] not in said
     ]
     path_stats = [st for st in stats if st.concept.kind in ("path", "frame")]
+    tested_by = dict(query.tested)
     scope_stats = [st for st in stats if st.concept.kind == "scope"]
     evals: list[Evaluation] = []
     by_name: set[int] = set()  # files whose name says one of the task's own words
@@ -247,6 +248,8 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         # defining the rarer method its fix calls)
         owns = bool(defines) and any(t in lower_names and m in lower_names for t, m in members)
         named = [st.concept.weight for st in path_stats if fid in st.hits]
+        via_test = [tested_by[st.concept.text] for st in path_stats
+                    if fid in st.hits and st.concept.text in tested_by]
         explicit = max(named) / max_named if named else 0.0
         scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text)
                   for st in scope_stats if fid in st.hits]
@@ -273,6 +276,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         ev = Evaluation(
             path=row.path, relevance=0.0, reason="", cycle=cycle, features=f, kind=row.kind,
             change=change.reason if change else "", editor=editor[1] if editor else "",
+            tested_by=via_test[0] if via_test and len(via_test) == len(named) else "",
             defines=list(dict.fromkeys(defines)), file_id=fid,
             # a stand-in that is a task concept too (`f-strings` for strings) is said once
             matched_words=[w for w in matched_words if w not in stood_in] + in_part,

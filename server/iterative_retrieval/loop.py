@@ -18,7 +18,13 @@ from dataclasses import replace
 from .dispatch import admitter, dispatch
 from .evaluate import evaluate
 from .models import Candidate, CycleTrace, Evaluation, Query
-from .query import defined_names, named_modules, said_phrases, unknown_identifiers_as_words
+from .query import (
+    defined_names,
+    modules_of_named_tests,
+    named_modules,
+    said_phrases,
+    unknown_identifiers_as_words,
+)
 from .refine import HIGH, find_gaps, focus_areas, refine
 from .relevance import Roles, assign, ranked
 from .run import Cancelled, Report, Run
@@ -54,6 +60,8 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     query = said_phrases(unknown_identifiers_as_words(query, known), known)
     query = defined_names(query, definers, lambda: folder_names(run.index))
     query = named_modules(query, lambda w: modules_named(run.index, w))
+    query = modules_of_named_tests(query, lambda p: _kind_matches(run, p, "test"),
+                           lambda p: _kind_matches(run, p, "source"))
     if query.keywords != run.task_concepts:
         run = replace(run, task_concepts=query.keywords)
     for cycle in range(1, max_cycles + 1):
@@ -109,6 +117,13 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     if _resolve(run, query, best, roles, excluded, len(trace)):
         merged, roles = _judge(run, best)
     return ranked(list(best.values())), trace
+
+
+def _kind_matches(run: Run, path: str, kind: str) -> list[str]:
+    """The indexed files of `kind` a path the task mentions matches."""
+    files = run.search.all_files(run.index)
+    return [row.path for fid in run.search.path_matches(run.index, path)
+            if (row := files.get(fid)) is not None and row.kind == kind]
 
 
 def _say_why_nothing(best: dict[str, Evaluation], trace: list[CycleTrace], query: Query) -> None:

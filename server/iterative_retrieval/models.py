@@ -174,6 +174,9 @@ class Query:
     """Keywords borrowed from the branch's commit messages (changes.work_words)."""
     options: tuple[str, ...] = ()
     """The long command-line options the task names, without their dashes (options.py)."""
+    tested: tuple[tuple[str, str], ...] = ()
+    """(module, test) for each path keyword that is the module a test the task names tests
+    (query.modules_of_named_tests): named through its test."""
 
     def to_dict(self) -> TraceQueryJson:
         return {
@@ -293,6 +296,8 @@ class Evaluation:
     """What the developer did to it lately ("changed on this branch"), from changes.py."""
     editor: str = ""
     """Where it is in the editor ("the active file", "open in the editor")."""
+    tested_by: str = ""
+    """The test the task names that tests this file, when the task names it only so."""
     score: float = 0.0
     """The file's own evidence (signals.py's logistic model): orders and merges the files."""
     kind: str = "source"

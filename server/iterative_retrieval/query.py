@@ -584,6 +584,61 @@ def named_modules(query: Query, modules: Callable[[str], int]) -> Query:
                    fallback=tuple(c for c in query.fallback if c not in named))
 
 
+_TESTED_NAME_RES = (
+    (re.compile(r"^test_(.+)(\.py)$"), r"\1\2"), (re.compile(r"^(.+)_tests?(\.py)$"), r"\1\2"),
+    (re.compile(r"^(.+)_test(\.go)$"), r"\1\2"),
+    (re.compile(r"^(.+)\.(?:test|spec)(\.[cm]?[jt]sx?)$"), r"\1\2"),
+    (re.compile(r"^(.+)Tests?(\.(?:java|kt|cs))$"), r"\1\2"),
+    (re.compile(r"^(.+)_spec(\.rb)$"), r"\1\2"),
+)
+_TEST_FOLDERS = frozenset(("test", "tests", "testing", "__tests__", "spec", "specs"))
+TESTED_SHARE = 0.5
+"""What the module a named test tests weighs, against the test's own path: the task names
+its test, and the code it tests is where the change most often is."""
+
+
+def subject_of_test(test_path: str) -> tuple[str, str] | None:
+    """The module a test file tests, by the naming conventions (`pkg/tests/test_views.py` →
+    `pkg/views.py`; `views_test.go`, `views.test.ts` beside it): its path without the test
+    folders, and its bare file name."""
+    folders, _, name = test_path.rpartition("/")
+    for rx, sub in _TESTED_NAME_RES:
+        if rx.match(name):
+            subject = rx.sub(sub, name)
+            kept = [f for f in folders.split("/") if f and f.lower() not in _TEST_FOLDERS]
+            return "/".join([*kept, subject]), subject
+    return None
+
+
+def modules_of_named_tests(query: Query, tests_named: Callable[[str], list[str]],
+                   sources: Callable[[str], list[str]]) -> Query:
+    """The modules that the tests the task names test (a squash's "* Update
+    networkx/classes/tests/test_reportviews.py"): paths of the task, at a share of the test's
+    weight. `tests_named` gives the project's test files a mentioned path matches (none for a
+    reporter's own test file), `sources` the source files a path matches."""
+    said = {c.text for c in query.keywords}
+    added: list[Concept] = []
+    tested: list[tuple[str, str]] = []
+    for c in query.keywords:
+        if c.kind not in ("path", "frame"):
+            continue
+        for test in tests_named(c.text):
+            subject = subject_of_test(test)
+            if subject is None:
+                continue
+            path, name = subject
+            found = sources(path) or sources(name)
+            if len(found) == 1 and found[0] not in said:
+                said.add(found[0])
+                added.append(Concept(found[0], "path", c.weight * TESTED_SHARE,
+                                     tuple(_path_stems(found[0]))))
+                tested.append((found[0], test))
+    if not added:
+        return query
+    return replace(query, keywords=query.keywords + tuple(added),
+                   tested=query.tested + tuple(tested))
+
+
 def unknown_identifiers_as_words(query: Query, known: Callable[[str], bool]) -> Query:
     """The task's compound identifiers that no file says whole (a name the task introduces,
     `MousetrapDisplayDuration`; a misremembered one) become their words: the code says those

@@ -56,7 +56,11 @@ def _quoted(names: list[str], n: int = 3) -> str:
 
 
 def _named(ev: Evaluation) -> str:
-    return "named in the task" if ev.features.get("explicit") else ""
+    if not ev.features.get("explicit"):
+        return ""
+    if ev.tested_by:
+        return f"tested by `{ev.tested_by.rsplit('/', 1)[-1]}`, which the task names"
+    return "named in the task"
 
 
 def _scope(ev: Evaluation) -> str:
