@@ -61,7 +61,7 @@ def run_loop(run: Run, query: Query, max_cycles: int, excluded: set[str] | None 
     query = defined_names(query, definers, lambda: folder_names(run.index))
     query = named_modules(query, lambda w: modules_named(run.index, w))
     query = modules_of_named_tests(query, lambda p: _kind_matches(run, p, "test"),
-                           lambda p: _kind_matches(run, p, "source"))
+                                   lambda p: _kind_matches(run, p, "source"))
     if query.keywords != run.task_concepts:
         run = replace(run, task_concepts=query.keywords)
     for cycle in range(1, max_cycles + 1):

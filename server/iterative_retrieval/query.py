@@ -611,7 +611,7 @@ def subject_of_test(test_path: str) -> tuple[str, str] | None:
 
 
 def modules_of_named_tests(query: Query, tests_named: Callable[[str], list[str]],
-                   sources: Callable[[str], list[str]]) -> Query:
+                           sources: Callable[[str], list[str]]) -> Query:
     """The modules that the tests the task names test (a squash's "* Update
     networkx/classes/tests/test_reportviews.py"): paths of the task, at a share of the test's
     weight. `tests_named` gives the project's test files a mentioned path matches (none for a
