@@ -1007,3 +1007,22 @@ def test_a_name_of_the_code_the_title_says_weighs_as_a_name_in_backticks():
     aside = {c.text: c.weight for c in parse_task("Wrong kind attribute" + body).keywords}
     assert about["Derivative"] > aside["Derivative"] == aside["Integral"]
     assert about["Derivative"] >= about["MatrixSymbol"]
+
+
+@pytest.mark.parametrize("task, named, aside", [
+    # poetry's `add` command: the verb inside the sentence, before "command", is its name
+    ("Fix add command picking up prereleases by default", "add", "fix"),
+    ("fix: debug resolve command crashes", "resolve", "debug"),
+    ("The remove command fails on a missing package", "remove", None),
+    # the sentence's own verb, before a noun, is the work to do
+    ("Add command for exporting the lock file", None, "add"),
+    ("Remove command alias\n\nUpdate subcommand docs", None, "remove"),
+])
+def test_a_task_verb_before_command_is_the_command_s_name(task, named, aside):
+    q = parse_task(task)
+    words = {c.text for c in q.keywords if c.kind == "word"}
+    fallback = {c.text for c in q.fallback}
+    if named:
+        assert named in words and named not in fallback, (words, fallback)
+    if aside:
+        assert aside in fallback and aside not in words, (words, fallback)

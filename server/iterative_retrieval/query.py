@@ -89,6 +89,12 @@ _NAMING_WORDS = frozenset(
 "a" too, which _WORD_RE does not read)."""
 
 
+_SENTENCE_GAP_RE = re.compile(r"[\n.!?:;]")
+_COMMAND_AFTER_RE = re.compile(r"[ \t]+(?:sub)?commands?\b", re.I)
+"""After a task verb that is not the sentence's first word, the noun that makes the verb a
+command's name ("Fix add command picking up prereleases": poetry's `add` command)."""
+
+
 def _naming(gap: str, prev: str) -> bool:
     """Whether a task verb after `prev` (and `gap`, the text between) is a noun: "when rename
     creates", "a rename option"."""
@@ -378,7 +384,10 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         w = m.group().lower()
         # "when rename creates a coord", "the update method": a task verb after a determiner
         # or conjunction names the operation, as the code does (Dataset.rename)
-        named = w in _OPERATION_VERBS and _naming(words_text[prev_end:m.start()], prev)
+        gap = words_text[prev_end:m.start()]
+        named = w in _OPERATION_VERBS and (_naming(gap, prev) or (
+            prev_end > 0 and not _SENTENCE_GAP_RE.search(gap)
+            and _COMMAND_AFTER_RE.match(words_text, m.end()) is not None))
         prev_end, prev = m.end(), w
         if m.group()[-1] == "s" and m.group()[:-1].isupper():
             w = w[:-1]  # APIs -> api; not HTTPS, DNS, TLS, CORS (acronyms ending in S)
