@@ -249,7 +249,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
         owns = bool(defines) and any(t in lower_names and m in lower_names for t, m in members)
         named = [st.concept.weight for st in path_stats if fid in st.hits]
         via_test = [tested_by[st.concept.text] for st in path_stats
-                    if fid in st.hits and st.concept.text in tested_by]
+                    if fid in st.hits and st.concept.text in tested_by] if tested_by else []
         explicit = max(named) / max_named if named else 0.0
         scoped = [(st.hits[fid] / SCOPE_HIT, st.concept.text)
                   for st in scope_stats if fid in st.hits]

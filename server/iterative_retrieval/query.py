@@ -330,6 +330,9 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
         elif re.fullmatch(r"[A-Za-z]{3,}", sc) and sc.lower() not in STOP_WORDS:
             add(Concept(sc.lower(), "word", W_WORD * 1.3, (stem(sc.lower()),)))
 
+    # the title says what the issue is about (its names and words count more)
+    title = prose.strip().split("\n", 1)[0]
+
     # 2. identifiers: backticks and code blocks count most, then code-shaped words in prose
     ident_counts: Counter[str] = Counter()
     in_words: set[str] = set()
@@ -352,7 +355,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
             in_words.add(tok)
     # a name the task's code uses that its title says as a word ("Wrong Derivative kind
     # attribute" over `Derivative(A, x)`) is what the task is about, as if in backticks
-    title_words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", prose.strip().split("\n", 1)[0]))
+    title_words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", title))
     for tok in [t for t in ident_counts if t in title_words and t not in in_words]:
         ident_counts[tok] += 2
         in_words.add(tok)
@@ -376,8 +379,7 @@ def parse_task(task: str, include_tests: bool | None = None) -> Query:  # noqa: 
     word_counts: Counter[str] = Counter()
     generic_counts: Counter[str] = Counter()
     first_form: dict[str, str] = {}
-    title = prose.strip().split("\n", 1)[0]
-    # the title says what the issue is about: its words count as if repeated
+    # the title's words count as if repeated
     words_text = title + "\n" + title + "\n" + prose
     prev_end, prev = 0, ""
     for m in _WORD_RE.finditer(words_text):
