@@ -6,6 +6,8 @@
 #   bash client-vscode/scripts/ci.sh                # everything (~2 min warm, ~5.5 min cold)
 #   IR_E2E=quick bash client-vscode/scripts/ci.sh   # e2e up to the screenshot only (~1 min warm)
 #   IR_E2E=off   bash client-vscode/scripts/ci.sh   # no e2e (no code-server/chromium needed)
+#   bash client-vscode/scripts/ci.sh prepare        # only the installs (npm deps, code-server,
+#                                                   # chromium): .ci/run starts them early
 #
 # Environment: IR_VSCODE_CACHE (default ~/.cache/iterative-retrieval-vscode) holds code-server and
 # the e2e artifacts, outside the work tree so a fresh clone reuses them; PYTHON is the interpreter
@@ -20,6 +22,7 @@ set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${IR_VSCODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/iterative-retrieval-vscode}"
 E2E_MODE="${IR_E2E:-full}"
+PREPARE=$([ "${1:-}" = "prepare" ] && echo 1 || echo 0)
 ARTIFACTS="$CACHE/artifacts"
 mkdir -p "$CACHE" "$ARTIFACTS"
 cd "$HERE"
@@ -66,6 +69,14 @@ else
   echo "$LOCK_HASH" > node_modules/.ci-lock-hash
   rm -rf "$CACHE"/node_modules-*
   cp -a node_modules "$NM_CACHE"
+fi
+
+if [ "$PREPARE" = 1 ]; then
+  if [ "$E2E_MODE" != "off" ]; then
+    step "code-server 4.100.3 + chromium (cached in $CACHE/code-server)"
+    stage "install code-server" bash scripts/install-code-server.sh "$CACHE/code-server"
+  fi
+  finish
 fi
 
 step "type-check (tsc --strict --noEmit)"
