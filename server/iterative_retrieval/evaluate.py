@@ -263,6 +263,7 @@ def evaluate(run: Run, query: Query, candidates: list[Candidate], cycle: int,  #
             "symbol_terms": min(sym_mass / task_mass, 1.0),
             "path_terms": min(path_mass / task_mass, 1.0),
             "explicit": 1.0 if owns else explicit,
+            "named_path": explicit,  # by a path or a frame only (signals._kind)
             "scope": max(scoped)[0] if scoped else 0.0,
             "focus": 1.0 if "focus" in c.sources else 0.0,
             "graph": 0.0,

@@ -118,7 +118,7 @@ def _editor(ev: Evaluation) -> str:
 def _kind(ev: Evaluation) -> float:
     # an example the task names by its path ("Fix ValueError in file_uploader.py") is what the
     # task is about: the prior that examples are seldom changed does not hold for it
-    if ev.kind == "example" and ev.features.get("explicit", 0.0) >= 1.0:
+    if ev.kind == "example" and ev.features.get("named_path", 0.0) >= 1.0:
         return 0.0
     return KIND_PENALTY.get(ev.kind, 0.0)
 
