@@ -1144,11 +1144,17 @@ def test_a_typescript_module_of_types_only_weighs_as_a_declaration_file(tmp_path
 
 
 def test_only_a_module_of_erased_types_is_a_declaration_file():
-    """Go's structs are the data its code works on; a TypeScript module with one function is
-    code."""
+    """Go's structs are the data its code works on; a TypeScript module with a function for
+    every two types is code, one of types with a helper or two among them (pinia's `types.ts`:
+    32 types and interfaces, an enum, two functions) is the API's declarations."""
     rows = [Symbol("RetryOptions", "interface", 1, 5), Symbol("RetryDelay", "type", 6, 6)]
     assert types_only("typescript", rows)
     assert not types_only("typescript", [*rows, Symbol("retry", "function", 8, 12)])
+    many = [Symbol(f"Option{i}", "interface" if i % 2 else "type", i * 3, i * 3 + 2)
+            for i in range(1, 10)]
+    assert types_only("typescript", [*many, Symbol("isPlainObject", "function", 40, 44)])
+    assert not types_only("typescript", [*many, *(Symbol(f"f{i}", "function", 50 + i, 50 + i)
+                                                   for i in range(4))])
     assert not types_only("go", [Symbol("Options", "struct", 1, 5)])
     assert not types_only("typescript", [])
 
