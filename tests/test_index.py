@@ -235,6 +235,13 @@ def test_classify():
     assert classify("docs/index.md", "markdown") == "doc"
     assert classify("examples/demo/app.py", "python") == "example"
     assert classify("sandbox/server.js", "javascript") == "example"  # a manual-testing app
+    # a package named by a reverse domain is the project's code: Gradle's and Maven's default
+    # `org.example`, and `com.example`, put every source file under an `example/` folder
+    for name, lang in (("src/main/java/org/example/App.java", "java"),
+                       ("src/main/kotlin/com/example/billing/Invoice.kt", "kotlin"),
+                       ("app/src/main/java/net/demo/Main.java", "java")):
+        assert classify(name, lang) == "source", name
+    assert classify("examples/src/main/java/com/acme/Demo.java", "java") == "example"
     # benchmarks: Cargo's benches/, and the like
     for name in ("benches/05_ripgrep.rs", "benchsuite/runner.py", "bench/parse.js",
                  "benchmarks/bench_sort.py"):

@@ -26,9 +26,12 @@ package's tests (AVA's convention: execa, got), a Rust `tests.rs` its module's `
 Python's `test.py` is left out, as it is often a module of test helpers."""
 _DOC_DIR_RE = re.compile(r"(^|/)(docs?|documentation|man)(/|$)")
 _EXAMPLE_DIR_RE = re.compile(
-    r"(^|/)(examples?|samples?|demos?|fixtures?|benchmarks?|bench(es|suite)?|sandbox(es)?|playgrounds?)(/|$)")
+    r"(^|(?<!\bcom)(?<!\borg)(?<!\bnet)(?<!\bio)(?<!\bdev)/)"
+    r"(examples?|samples?|demos?|fixtures?|benchmarks?|bench(es|suite)?|sandbox(es)?|playgrounds?)(/|$)")
 _EXAMPLE_WORDS = ("example", "sample", "demo", "fixture", "bench", "sandbox", "playground")
-"""Every match of _EXAMPLE_DIR_RE contains one of these."""
+"""Every match of _EXAMPLE_DIR_RE contains one of these. A package named by a reverse domain
+(`src/main/java/org/example/App.java`: Gradle's and Maven's default `org.example`, and
+`com.example`) is the project's code, not a folder of examples."""
 _TOOL_CONFIG_RE = re.compile(
     r"(^|/)([^/]+\.(config|conf)\.[cm]?[jt]s|\.[^/]+\.[cm]?[jt]s|(gruntfile|gulpfile)\.[cm]?[jt]s"
     r"|[^/]+\.(gemspec|podspec)|(rake|gem|pod|vagrant|guard|cap|brew|jenkins)file"
@@ -52,7 +55,7 @@ there, `sphinx.js`): the project's messages in other languages, text for transla
 ships sixty; their words (and the folder name `LC_MESSAGES` a task named) filled a task's list."""
 
 
-CLASSIFIER_VERSION = "10"
+CLASSIFIER_VERSION = "11"
 """Bump with any change to classify(): an index stored by another version is re-classified when
 it is opened (a kind is stored with its file so that reading the file list classifies nothing)."""
 
