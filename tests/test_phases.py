@@ -1819,6 +1819,8 @@ def test_a_module_named_for_a_task_word_is_handed_out_when_a_rarer_word_outweigh
     ("packages/core/test/render.test.jsx", ("packages/core/render.jsx", "render.jsx")),
     ("src/test/java/com/acme/InvoiceTest.java", ("src/java/com/acme/Invoice.java", "Invoice.java")),
     ("spec/models/user_spec.rb", ("models/user.rb", "user.rb")),
+    # any folder the index takes for tests' (index/classify.py) is left out of the path
+    ("e2e/checkout.test.ts", ("checkout.ts", "checkout.ts")),
     ("netx/classes/reportviews.py", None), ("tests/conftest.py", None),
 ])
 def test_the_module_a_test_tests(test, subject):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .config import MAX_TASK_CHARS, ablated
-from .index.classify import classify
+from .index.classify import classify, is_test_folder
 from .models import Concept, Frame, Query
 from .options import task_options
 from .pasted import strip_pasted
@@ -602,7 +602,6 @@ _TESTED_NAME_RES = (
     (re.compile(r"^(.+)Tests?(\.(?:java|kt|cs))$"), r"\1\2"),
     (re.compile(r"^(.+)_spec(\.rb)$"), r"\1\2"),
 )
-_TEST_FOLDERS = frozenset(("test", "tests", "testing", "__tests__", "spec", "specs"))
 TESTED_SHARE = 0.5
 """What the module a named test tests weighs, against the test's own path: the task names
 its test, and the code it tests is where the change most often is."""
@@ -616,7 +615,7 @@ def subject_of_test(test_path: str) -> tuple[str, str] | None:
     for rx, sub in _TESTED_NAME_RES:
         if rx.match(name):
             subject = rx.sub(sub, name)
-            kept = [f for f in folders.split("/") if f and f.lower() not in _TEST_FOLDERS]
+            kept = [f for f in folders.split("/") if f and not is_test_folder(f)]
             return "/".join([*kept, subject]), subject
     return None
 

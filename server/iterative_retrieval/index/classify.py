@@ -13,6 +13,13 @@ _TEST_DIR_RE = re.compile(
     r"(^|/)(tests?|testing|testsuite|test_?suites?|__tests__|__mocks__|spec|specs|testdata|test_utils|e2e"
     r"|test-d|test-?dts|dts-?tests?)(/|$)"
 )
+
+
+def is_test_folder(name: str) -> bool:
+    """Whether a folder's name is one that holds tests (`tests`, `__tests__`, `spec`, `e2e`…)."""
+    return _TEST_DIR_RE.fullmatch(name.lower()) is not None
+
+
 _DOC_NAME_RE = re.compile(
     r"(^|/)(changes|changelog|history|news|authors|contributors|license|licence|copying|notice|readme|todo)([._-][^/]*)?$"
 )
